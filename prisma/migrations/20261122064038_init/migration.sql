@@ -202,6 +202,7 @@ CREATE TABLE "Collection" (
     "title" TEXT NOT NULL DEFAULT '',
     "description" TEXT,
     "defaultLevel" "ContentLevel" DEFAULT 'inherit',
+    "effectiveLevel" "ContentLevel" DEFAULT 'inherit',
     "position" DOUBLE PRECISION NOT NULL DEFAULT 0,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL,
@@ -219,6 +220,7 @@ CREATE TABLE "Space" (
     "visibility" "SpaceVisibility" NOT NULL DEFAULT 'private',
     "editMode" "SpaceEditMode" DEFAULT 'live',
     "defaultLevel" "ContentLevel" DEFAULT 'inherit',
+    "effectiveLevel" "ContentLevel" DEFAULT 'inherit',
     "language" TEXT,
     "mergeRules" JSONB NOT NULL DEFAULT '{"type":"inherit"}',
     "visitorAuthBackend" TEXT,
@@ -672,10 +674,10 @@ CREATE INDEX "Collection_parentId_position_id_idx" ON "Collection"("parentId", "
 CREATE UNIQUE INDEX "Space_revisionId_key" ON "Space"("revisionId");
 
 -- CreateIndex
-CREATE INDEX "Space_organizationId_deletedAt_position_id_idx" ON "Space"("organizationId", "deletedAt", "position", "id");
+CREATE INDEX "Space_organizationId_position_id_idx" ON "Space"("organizationId", "position", "id");
 
 -- CreateIndex
-CREATE INDEX "Space_parentId_deletedAt_position_id_idx" ON "Space"("parentId", "deletedAt", "position", "id");
+CREATE INDEX "Space_parentId_position_id_idx" ON "Space"("parentId", "position", "id");
 
 -- CreateIndex
 CREATE INDEX "Space_deletedAt_idx" ON "Space"("deletedAt");

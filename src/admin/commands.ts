@@ -1,0 +1,163 @@
+// Domain logic of the admin commands (src/admin/cli.ts), usable without the CLI (tests, first start of the server).
+// Each command returns a plain JSON-able object and throws AdminError on bad input.
+import { z } from 'zod';
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { MemberRole } from '../generated/prisma/enums.js';
+import { isUniqueViolation } from '../kernel/errors.js';
+import { hashToken, newApiToken, newId } from '../kernel/ids.js';
+
+/** An error of the caller's making (bad input, unknown or conflicting record), with a message meant for them. */
+export class AdminError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdminError';
+  }
+}
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+export const MEMBER_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const satisfies readonly MemberRole[];
+
+/** Key of the advisory lock that serialises bootstraps (any constant distinct from Prisma's migrate lock). */
+const BOOTSTRAP_LOCK = 1685021555; // 'docs' as a 32-bit integer
+const DEFAULT_BOOTSTRAP_EMAIL = 'admin@example.com'; // z.email() rejects 'admin@localhost' (no TLD)
+const DEFAULT_BOOTSTRAP_TITLE = 'My organization';
+
+const EmailSchema = z.email();
+
+function normalizeEmail(email: unknown): string {
+  const value = typeof email === 'string' ? email.trim().toLowerCase() : '';
+  if (!value) throw new AdminError('An e-mail address is required');
+  if (!EmailSchema.safeParse(value).success) throw new AdminError(`"${value}" is not a valid e-mail address`);
+  return value;
+}
+
+function normalizeTitle(title: unknown): string {
+  const value = typeof title === 'string' ? title.trim() : '';
+  if (value.length < 2 || value.length > 255) {
+    throw new AdminError(`The organization title must be 2 to 255 characters long (got ${value.length})`);
+  }
+  return value;
+}
+
+function optionalText(value: unknown, what: string, max = 255): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = String(value).trim();
+  if (!text) return undefined;
+  if (text.length > max) throw new AdminError(`The ${what} must be at most ${max} characters long`);
+  return text;
+}
+
+/** A role name, or "guest" for a member without role (null). */
+export function parseRole(role: unknown): MemberRole | null {
+  const value = typeof role === 'string' ? role.trim().toLowerCase() : '';
+  if (value === 'guest') return null;
+  if ((MEMBER_ROLES as readonly string[]).includes(value)) return value as MemberRole;
+  throw new AdminError(`Unknown role "${String(role ?? '')}"; expected one of ${MEMBER_ROLES.join(', ')}, guest`);
+}
+
+async function userByEmail(db: Db, email: unknown): Promise<{ id: string; email: string }> {
+  const normalized = normalizeEmail(email);
+  const user = await db.user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
+  if (!user) throw new AdminError(`No user with e-mail ${normalized}`);
+  return user;
+}
+
+async function insertUser(db: Db, input: { email: string; name?: string }) {
+  const email = normalizeEmail(input.email);
+  const displayName = optionalText(input.name, 'name') ?? email.slice(0, email.indexOf('@'));
+  const duplicate = () => new AdminError(`A user with e-mail ${email} already exists`);
+  if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw duplicate();
+  try {
+    return await db.user.create({ data: { id: newId(), email, displayName }, select: { id: true, email: true, displayName: true } });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate();
+    throw error;
+  }
+}
+
+async function insertToken(db: Db, userId: string, label?: string) {
+  const token = newApiToken();
+  const { id } = await db.apiToken.create({ data: { id: newId(), userId, tokenHash: hashToken(token), label }, select: { id: true } });
+  return { id, token };
+}
+
+export async function createUser(prisma: PrismaClient, input: { email: string; name?: string }) {
+  const user = await insertUser(prisma, input);
+  return { object: 'user' as const, id: user.id, email: user.email, displayName: user.displayName };
+}
+
+export async function createOrganization(prisma: PrismaClient, input: { title: string; ownerEmail: string }) {
+  const title = normalizeTitle(input.title);
+  return prisma.$transaction(async (tx) => {
+    const owner = await userByEmail(tx, input.ownerEmail);
+    const organization = await tx.organization.create({ data: { id: newId(), title }, select: { id: true, title: true } });
+    await tx.member.create({ data: { organizationId: organization.id, userId: owner.id, role: 'admin' } });
+    return { object: 'organization' as const, id: organization.id, title: organization.title, owner: owner.id };
+  });
+}
+
+export async function addMember(prisma: PrismaClient, input: { organizationId: string; email: string; role: string }) {
+  const role = parseRole(input.role);
+  const organizationId = String(input.organizationId ?? '').trim();
+  if (!organizationId) throw new AdminError('An organization id is required');
+  return prisma.$transaction(async (tx) => {
+    const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
+    if (!organization) throw new AdminError(`No organization with id ${organizationId}`);
+    const user = await userByEmail(tx, input.email);
+    const key = { organizationId_userId: { organizationId, userId: user.id } };
+    const existing = await tx.member.findUnique({ where: key, select: { role: true } });
+    const member = await tx.member.upsert({
+      where: key,
+      create: { organizationId, userId: user.id, role },
+      update: { role },
+      select: { role: true },
+    });
+    return { object: 'member' as const, organization: organizationId, user: user.id, role: member.role, updated: existing !== null };
+  });
+}
+
+export async function createToken(prisma: PrismaClient, input: { email: string; label?: string }) {
+  const label = optionalText(input.label, 'token label');
+  const user = await userByEmail(prisma, input.email);
+  const { id, token } = await insertToken(prisma, user.id, label);
+  return { object: 'api-token' as const, id, userId: user.id, token };
+}
+
+export async function revokeToken(prisma: PrismaClient, input: { id: string }) {
+  const id = String(input.id ?? '').trim();
+  if (!id) throw new AdminError('An API token id is required');
+  const revokedAt = new Date();
+  // Conditional update: of two concurrent revocations, exactly one succeeds.
+  const { count } = await prisma.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt } });
+  if (count === 0) {
+    const token = await prisma.apiToken.findUnique({ where: { id }, select: { revokedAt: true } });
+    if (!token) throw new AdminError(`No API token with id ${id}`);
+    throw new AdminError(`API token ${id} was already revoked at ${token.revokedAt?.toISOString()}`);
+  }
+  return { object: 'api-token' as const, id, revokedAt: revokedAt.toISOString() };
+}
+
+/**
+ * First-run setup: on a database without users and organizations, creates a user, an organization with that user
+ * as admin, and an API token for them. Returns null (and changes nothing) when any user or organization exists.
+ * Concurrent bootstraps (two processes starting at once) are serialised by a transaction-scoped advisory lock.
+ */
+export async function bootstrap(prisma: PrismaClient, input: { email?: string; title?: string } = {}) {
+  const email = normalizeEmail(input.email ?? DEFAULT_BOOTSTRAP_EMAIL);
+  const title = normalizeTitle(input.title ?? DEFAULT_BOOTSTRAP_TITLE);
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK}::bigint)`;
+      const existing = (await tx.user.findFirst({ select: { id: true } })) ?? (await tx.organization.findFirst({ select: { id: true } }));
+      if (existing) return null;
+      const user = await insertUser(tx, { email });
+      const organization = await tx.organization.create({ data: { id: newId(), title }, select: { id: true } });
+      await tx.member.create({ data: { organizationId: organization.id, userId: user.id, role: 'admin' } });
+      const { token } = await insertToken(tx, user.id, 'bootstrap');
+      return { organizationId: organization.id, userId: user.id, email: user.email, token };
+    },
+    // The lock may be held by another process for the length of its own bootstrap.
+    { maxWait: 10_000, timeout: 30_000 },
+  );
+}

@@ -1,0 +1,110 @@
+// The HTTP service: REST at /v1, GraphQL (with GraphiQL) at /graphql, JSON errors everywhere else.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createYoga } from 'graphql-yoga';
+import Koa from 'koa';
+import { restMiddleware } from '../rest/middleware.js';
+import type { Config } from './config.js';
+import { connectDatabase, type Database } from './db/client.js';
+import { authenticate, type Clock, createContext, type Services, systemClock } from './kernel/context.js';
+import { PageTokens } from './kernel/pagination.js';
+import { deriveKey } from './kernel/secrets.js';
+import { createLogger, type Logger } from './logger.js';
+import { routes, schema } from './schema.js';
+
+export interface AppOptions {
+  config: Config;
+  databaseUrl: string;
+  /** The instance secret (src/kernel/secrets.ts). */
+  secret: Buffer;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface App {
+  server: http.Server;
+  db: Database;
+  services: Services;
+  logger: Logger;
+  /** Starts listening; resolves to the base URL. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database pool. */
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export function createApp(options: AppOptions): App {
+  const logger = options.logger ?? createLogger(options.config.logLevel);
+  const db = connectDatabase(options.databaseUrl, options.config.poolSize);
+  const services: Services = {
+    prisma: db.prisma,
+    config: options.config,
+    clock: options.clock ?? systemClock,
+    pageTokens: new PageTokens(deriveKey(options.secret, 'page-cursor')),
+  };
+
+  const yoga = createYoga<{ koa: Koa.Context }>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: false,
+    context: async ({ request }) => createContext(services, await authenticate(services, request.headers.get('authorization'))),
+  });
+
+  const koa = new Koa();
+  koa.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.set('X-Request-Id', requestId);
+    ctx.state.log = logger.child({ requestId });
+    try {
+      await next();
+    } catch (error) {
+      ctx.state.error = error;
+      ctx.status = 500;
+      ctx.body = { error: { code: 500, message: 'Internal server error.' } };
+    }
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 };
+    if (ctx.state.error) ctx.state.log.error({ ...line, err: ctx.state.error }, 'request failed');
+    else ctx.state.log.info(line, 'request');
+  });
+  koa.use(restMiddleware(schema, routes, services));
+  koa.use(async (ctx, next) => {
+    if (ctx.path !== '/graphql') return next();
+    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
+    ctx.status = response.status;
+    response.headers.forEach((value, key) => ctx.append(key, value));
+    ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  });
+  koa.use(async (ctx) => {
+    ctx.status = 404;
+    ctx.body = { error: { code: 404, message: `No endpoint ${ctx.method} ${ctx.path}.` } };
+  });
+
+  const server = http.createServer(koa.callback());
+  return {
+    server,
+    db,
+    services,
+    logger,
+    listen: (port = options.config.port, host = options.config.host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          const { port: actual } = server.address() as AddressInfo;
+          resolve(`http://${host.includes(':') ? `[${host}]` : host}:${actual}`);
+        });
+      }),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await db.close();
+    },
+  };
+}

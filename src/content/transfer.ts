@@ -1,0 +1,26 @@
+// Moving content to another organization. What belongs to the source organization (its sites, grants to its
+// members and teams, invite links, custom-field values, integration installations) is detached; the content itself,
+// its revisions, change requests and comments travel with it.
+import type { Prisma } from '../generated/prisma/client.js';
+import { refreshEffectiveLevels } from '../kernel/permissions.js';
+
+export interface Transfer {
+  from: string;
+  to: string;
+  collectionIds: string[];
+  spaceIds: string[];
+}
+
+export async function transferContent(tx: Prisma.TransactionClient, transfer: Transfer): Promise<void> {
+  const { collectionIds, spaceIds } = transfer;
+  const content = { OR: [{ collectionId: { in: collectionIds } }, { spaceId: { in: spaceIds } }] };
+  await tx.contentGrant.deleteMany({ where: content });
+  await tx.linkInvite.deleteMany({ where: content });
+  await tx.siteSpace.deleteMany({ where: { spaceId: { in: spaceIds } } });
+  await tx.customFieldValue.deleteMany({ where: { spaceId: { in: spaceIds } } });
+  await tx.installationSpace.deleteMany({ where: { spaceId: { in: spaceIds } } });
+  await tx.collection.updateMany({ where: { id: { in: collectionIds } }, data: { organizationId: transfer.to } });
+  await tx.space.updateMany({ where: { id: { in: spaceIds } }, data: { organizationId: transfer.to } });
+  await refreshEffectiveLevels(tx, transfer.from);
+  await refreshEffectiveLevels(tx, transfer.to);
+}

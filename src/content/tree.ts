@@ -1,0 +1,89 @@
+// Collections and spaces form one tree per organization. Siblings of both kinds share one order (`position`), so a
+// space can be placed before a collection and the other way round, as in GitBook's sidebar.
+import { z } from 'zod';
+import { Prisma } from '../generated/prisma/client.js';
+import { badRequest } from '../kernel/errors.js';
+
+type Tx = Prisma.TransactionClient;
+
+const siblingRef = z.union([
+  z.object({ type: z.literal('space'), space: z.string().min(1) }),
+  z.object({ type: z.literal('collection'), collection: z.string().min(1) }),
+]);
+
+/** Body of POST .../move, shared by collections and spaces. */
+export const MoveBody = z.object({
+  parent: z.string().min(1).nullable().optional(),
+  position: z.object({ before: siblingRef.optional(), after: siblingRef.optional() }).optional(),
+});
+export type MoveBody = z.infer<typeof MoveBody>;
+
+interface Sibling {
+  id: string;
+  position: number;
+}
+
+async function siblings(tx: Tx, organizationId: string, parentId: string | null, exclude: string): Promise<Sibling[]> {
+  return tx.$queryRaw<Sibling[]>`
+    SELECT id, position FROM "Space"
+     WHERE "organizationId" = ${organizationId} AND "parentId" IS NOT DISTINCT FROM ${parentId}
+       AND "deletedAt" IS NULL AND id <> ${exclude}
+    UNION ALL
+    SELECT id, position FROM "Collection"
+     WHERE "organizationId" = ${organizationId} AND "parentId" IS NOT DISTINCT FROM ${parentId} AND id <> ${exclude}
+    ORDER BY position, id`;
+}
+
+const MIN_GAP = 1e-9;
+
+/**
+ * The position for `itemId` under `parentId`: at the end, or right before/after a sibling named in `position`.
+ * When the gap between two neighbours is exhausted, the siblings are renumbered first.
+ */
+export async function positionFor(
+  tx: Tx,
+  organizationId: string,
+  parentId: string | null,
+  itemId: string,
+  position?: MoveBody['position'],
+): Promise<number> {
+  let list = await siblings(tx, organizationId, parentId, itemId);
+  const ref = position?.before ?? position?.after;
+  if (!ref) return (list.at(-1)?.position ?? 0) + 1;
+  const refId = 'space' in ref ? ref.space : ref.collection;
+  const field = position?.before ? 'position.before' : 'position.after';
+  let index = list.findIndex((s) => s.id === refId);
+  if (index < 0) throw badRequest(`Invalid "${field}": not an item of the target collection.`);
+  const [low, high] = position?.before ? [list[index - 1], list[index]] : [list[index], list[index + 1]];
+  if (low && high && high.position - low.position < MIN_GAP) {
+    await renumber(tx, list);
+    list = list.map((s, i) => ({ ...s, position: i + 1 }));
+    index = list.findIndex((s) => s.id === refId);
+  }
+  const before = position?.before ? list[index - 1] : list[index];
+  const after = position?.before ? list[index] : list[index + 1];
+  if (!before) return after!.position - 1;
+  if (!after) return before.position + 1;
+  return (before.position + after.position) / 2;
+}
+
+async function renumber(tx: Tx, list: Sibling[]): Promise<void> {
+  const ids = list.map((s) => s.id);
+  const positions = list.map((_, i) => i + 1);
+  for (const table of ['Space', 'Collection'] as const) {
+    await tx.$executeRaw`
+      UPDATE ${Prisma.raw(`"${table}"`)} t SET position = v.position
+        FROM unnest(${ids}::text[], ${positions}::float8[]) AS v(id, position) WHERE t.id = v.id`;
+  }
+}
+
+/** Ids of a collection and all the collections below it. */
+export async function collectionSubtree(tx: Pick<Tx, '$queryRaw'>, collectionId: string): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    WITH RECURSIVE sub AS (
+      SELECT id FROM "Collection" WHERE id = ${collectionId}
+      UNION ALL
+      SELECT c.id FROM "Collection" c JOIN sub ON c."parentId" = sub.id
+    ) SELECT id FROM sub`;
+  return rows.map((r) => r.id);
+}

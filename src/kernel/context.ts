@@ -1,0 +1,62 @@
+// Everything a resolver needs for one request. Created per request by src/server.ts (and by tests, through it).
+import DataLoader from 'dataloader';
+import type { Config } from '../config.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { unauthorized } from './errors.js';
+import { hashToken } from './ids.js';
+import type { PageTokens } from './pagination.js';
+import type { Membership } from './permissions.js';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface Viewer {
+  userId: string;
+  tokenId: string;
+}
+
+/** What stays the same for every request of a running service. */
+export interface Services {
+  prisma: PrismaClient;
+  config: Config;
+  clock: Clock;
+  pageTokens: PageTokens;
+}
+
+export interface Context extends Services {
+  viewer: Viewer;
+  /** The viewer's membership per organization id (undefined: not a member). One query per batch. */
+  membership: DataLoader<string, Membership | undefined>;
+}
+
+export async function authenticate(services: Services, authorization: string | null | undefined): Promise<Viewer> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) throw unauthorized();
+  const token = await services.prisma.apiToken.findUnique({
+    where: { tokenHash: hashToken(match[1]) },
+    select: { id: true, userId: true, revokedAt: true, expiresAt: true },
+  });
+  const now = services.clock.now();
+  if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
+    throw unauthorized('The API token is unknown, revoked or expired.');
+  }
+  return { userId: token.userId, tokenId: token.id };
+}
+
+export function createContext(services: Services, viewer: Viewer): Context {
+  return {
+    ...services,
+    viewer,
+    membership: new DataLoader(async (organizationIds) => {
+      const rows = await services.prisma.member.findMany({
+        where: { userId: viewer.userId, organizationId: { in: [...organizationIds] }, disabled: false },
+        select: { organizationId: true, role: true },
+      });
+      const byOrg = new Map(rows.map((r) => [r.organizationId, { role: r.role }]));
+      return organizationIds.map((id) => byOrg.get(id));
+    }),
+  };
+}

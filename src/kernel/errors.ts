@@ -1,0 +1,48 @@
+// The one error type of the API. Resolvers throw it; the REST layer turns it into
+// `{"error":{"code":<status>,"message":"..."}}` and GraphQL into an error with `extensions.http.status`.
+import { GraphQLError } from 'graphql';
+
+export class ApiError extends GraphQLError {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 412 | 415 | 500,
+    message: string,
+  ) {
+    super(message, { extensions: { code: codeNames[status], http: { status } } });
+  }
+}
+
+const codeNames = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  412: 'PRECONDITION_FAILED',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  500: 'INTERNAL_SERVER_ERROR',
+} as const;
+
+export const badRequest = (message: string) => new ApiError(400, message);
+export const unauthorized = (message = 'A valid API token is required (Authorization: Bearer <token>).') => new ApiError(401, message);
+export const forbidden = (message: string) => new ApiError(403, message);
+/** Unknown, or not visible to the caller: the two are never told apart. */
+export const notFound = (kind: string) => new ApiError(404, `${kind} not found`);
+export const conflict = (message: string) => new ApiError(409, message);
+export const preconditionFailed = (message: string) => new ApiError(412, message);
+
+/** Status of any error thrown while serving a request; anything that is not an ApiError is a bug (500). */
+export function statusOf(error: unknown): number {
+  if (error instanceof ApiError) return error.status;
+  if (error instanceof GraphQLError) {
+    if (error.originalError) return statusOf(error.originalError);
+    const status = (error.extensions?.http as { status?: number } | undefined)?.status;
+    return status ?? 500;
+  }
+  return 500;
+}
+
+/** True for a unique-constraint violation reported by Prisma (P2002). */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
+}

@@ -1,0 +1,43 @@
+// `npm start`: open the database (embedded unless DATABASE_URL is set), migrate, bootstrap an empty instance,
+// serve, run the scheduled jobs, and shut down cleanly on SIGTERM/SIGINT.
+import { bootstrap } from './admin/commands.js';
+import { createApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/open.js';
+import { loadInstanceSecret } from './kernel/secrets.js';
+import { createLogger } from './logger.js';
+import { startScheduledJobs } from './jobs.js';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+
+const database = await openDatabase(config);
+logger.info({ embedded: database.embedded }, 'database ready');
+
+const app = createApp({ config, databaseUrl: database.url, secret: loadInstanceSecret(config.dataDir), logger });
+const first = await bootstrap(app.db.prisma, { email: process.env.BOOTSTRAP_EMAIL, title: process.env.BOOTSTRAP_ORGANIZATION });
+const url = await app.listen();
+logger.info({ url, graphql: `${url}/graphql` }, 'listening');
+if (first) {
+  // Printed once, on the first start of an empty database; only the token's hash is stored.
+  process.stdout.write(
+    `\nFirst start: created organization ${first.organizationId} owned by ${first.email}.\n` +
+      `API token (shown once, keep it safe): ${first.token}\n` +
+      `Try: curl -H "Authorization: Bearer ${first.token}" ${url}/v1/orgs\n\n`,
+  );
+}
+const jobs = startScheduledJobs(app.services, logger);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: finishing in-flight requests');
+  jobs.stop();
+  await app.close();
+  await database.stop();
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,144 @@
+// The Space type and the queries that return spaces.
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Collection } from '../collections/types.js';
+import { levelOn, visibleLevel } from '../kernel/access.js';
+import { builder, keepNull, restEnum } from '../kernel/builder.js';
+import type { Context } from '../kernel/context.js';
+import { ContentLevelEnum } from '../kernel/enums.js';
+import { listArgs, listOf } from '../kernel/lists.js';
+import { listPage } from '../kernel/pagination.js';
+import { spacePermissions, visibleContent } from '../kernel/permissions.js';
+import { apiUrl, appUrl } from '../kernel/urls.js';
+import { Organization } from '../organizations/types.js';
+
+export const SpaceVisibilityEnum = restEnum('SpaceVisibility', {
+  public: 'public',
+  unlisted: 'unlisted',
+  share_link: 'share-link',
+  visitor_auth: 'visitor-auth',
+  in_collection: 'in-collection',
+  private: 'private',
+});
+export const SpaceEditModeEnum = restEnum('SpaceEditMode', { live: 'live', locked: 'locked' });
+
+const SpaceUrls = builder.objectRef<{ location: string; app: string }>('SpaceUrls').implement({
+  fields: (t) => ({
+    location: t.exposeString('location'),
+    app: t.exposeString('app'),
+    published: t.string({ nullable: true, description: 'Published URL; set once the space is published in a site.', resolve: () => null }),
+    public: t.string({ nullable: true, description: 'Public URL, when the space is public.', resolve: () => null }),
+    icon: t.string({ nullable: true, resolve: () => null }),
+  }),
+});
+
+const SpacePermissions = builder.objectRef<ReturnType<typeof spacePermissions>>('SpacePermissions').implement({
+  fields: (t) => ({
+    view: t.exposeBoolean('view'),
+    access: t.exposeBoolean('access'),
+    admin: t.exposeBoolean('admin'),
+    viewInviteLinks: t.exposeBoolean('viewInviteLinks'),
+    edit: t.exposeBoolean('edit'),
+    triggerGitSync: t.exposeBoolean('triggerGitSync'),
+    comment: t.exposeBoolean('comment'),
+    merge: t.exposeBoolean('merge'),
+    review: t.exposeBoolean('review'),
+    installIntegration: t.exposeBoolean('installIntegration'),
+  }),
+});
+
+const VisitorAuth = builder.objectRef<{ backend: string }>('SpaceVisitorAuth').implement({
+  fields: (t) => ({ backend: t.exposeString('backend') }),
+});
+
+export const Space = builder.prismaObject('Space', {
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'space' }),
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    emoji: t.exposeString('emoji'),
+    visibility: t.expose('visibility', { type: SpaceVisibilityEnum }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true, description: 'Set while the space is deleted (restorable for 7 days).' }),
+    editMode: t.expose('editMode', { type: SpaceEditModeEnum, nullable: true }),
+    mergeRules: t.expose('mergeRules', { type: 'JSON' }),
+    organization: t.exposeString('organizationId'),
+    parent: t.exposeString('parentId', { nullable: true, description: 'Id of the parent collection.' }),
+    language: t.exposeString('language', { nullable: true }),
+    visitorAuth: t.field({
+      type: VisitorAuth,
+      nullable: true,
+      resolve: (s) => (s.visitorAuthBackend ? { backend: s.visitorAuthBackend } : null),
+    }),
+    revision: t.string({ description: 'Id of the active revision.', resolve: (s) => s.revisionId! }),
+    defaultLevel: t.expose('defaultLevel', { type: ContentLevelEnum, nullable: true, ...keepNull }),
+    comments: t.relationCount('comments', { where: { status: 'open' }, description: 'Open comments.' }),
+    changeRequests: t.relationCount('changeRequests'),
+    changeRequestsOpen: t.relationCount('changeRequests', { where: { status: 'open' } }),
+    changeRequestsDraft: t.relationCount('changeRequests', { where: { status: 'draft' } }),
+    urls: t.field({ type: SpaceUrls, resolve: (s, _args, ctx) => ({ location: apiUrl(ctx, `spaces/${s.id}`), app: appUrl(ctx, `s/${s.id}`) }) }),
+    permissions: t.field({ type: SpacePermissions, resolve: async (s, _args, ctx) => spacePermissions(await levelOn(ctx, s)) }),
+  }),
+});
+
+export const SpaceList = listOf('Space', Space);
+
+/** One page of the live (not deleted) spaces under `where` that the viewer can see. */
+async function spacesPage(
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  args: { page?: string | null; limit?: number | null },
+  scope: string,
+  organizationId: string,
+  where: { organizationId: string } | { parentId: string },
+) {
+  const base = { ...where, deletedAt: null, ...visibleContent(await ctx.membership.load(organizationId)) };
+  return listPage({
+    tokens: ctx.pageTokens,
+    scope,
+    page: args.page,
+    limit: args.limit,
+    orderBy: ['position', 'id'],
+    fetch: (page) =>
+      ctx.prisma.space.findMany({
+        ...queryFromInfo({ context: ctx, info, path: ['items'] }),
+        where: { ...base, ...page.where },
+        orderBy: page.orderBy,
+        take: page.take,
+      }),
+    count: () => ctx.prisma.space.count({ where: base }),
+  });
+}
+
+builder.queryFields((t) => ({
+  space: t.prismaField({
+    type: 'Space',
+    description: 'A space, also while it is deleted (it then carries deletedAt).',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const space = await ctx.prisma.space.findUnique({ ...query, where: { id: String(args.id) } });
+      await visibleLevel(ctx, space, 'Space');
+      return space!;
+    },
+  }),
+}));
+
+builder.prismaObjectField(Organization, 'spaces', (t) =>
+  t.field({
+    type: SpaceList,
+    description: 'Spaces of the organization that the viewer can see, deleted ones excepted.',
+    args: listArgs,
+    resolve: (org, args, ctx, info) => spacesPage(ctx, info, args, `orgs/${org.id}/spaces`, org.id, { organizationId: org.id }),
+  }),
+);
+
+builder.prismaObjectField(Collection, 'spaces', (t) =>
+  t.field({
+    type: SpaceList,
+    description: 'Spaces directly in this collection that the viewer can see, deleted ones excepted.',
+    args: listArgs,
+    resolve: (collection, args, ctx, info) =>
+      spacesPage(ctx, info, args, `collections/${collection.id}/spaces`, collection.organizationId, { parentId: collection.id }),
+  }),
+);

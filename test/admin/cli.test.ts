@@ -1,0 +1,298 @@
+// The admin commands (src/admin/commands.ts) against a real PostgreSQL, and the CLI (src/admin/cli.ts) as a process.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminError, addMember, bootstrap, createOrganization, createToken, createUser, revokeToken } from '../../src/admin/commands.js';
+import { connectDatabase, type Database } from '../../src/db/client.js';
+import { applyMigrations } from '../../src/db/migrations.js';
+import { hashToken } from '../../src/kernel/ids.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Test database (local setup; to be replaced by the shared harness). A uniquely named, migrated database on
+// TEST_DATABASE_URL, or the local server (trust auth), dropped by `drop()`.
+
+interface TestDatabase extends Database {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const name = `test_admin_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await applyMigrations(url.toString());
+  const db = connectDatabase(url.toString());
+  return {
+    ...db,
+    url: url.toString(),
+    drop: async () => {
+      await db.close();
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+let db: TestDatabase;
+const unique = () => randomBytes(4).toString('hex');
+const email = (who = 'user') => `${who}-${unique()}@example.com`;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+}, 60_000);
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+async function adminError(promise: Promise<unknown>): Promise<AdminError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AdminError);
+  return error as AdminError;
+}
+
+describe('createUser', () => {
+  it('creates a user with a lowercased e-mail and a default display name', async () => {
+    const address = email('Alice');
+    const user = await createUser(db.prisma, { email: `  ${address.toUpperCase()} ` });
+    expect(user).toEqual({ object: 'user', id: expect.stringMatching(/^[0-9A-Za-z]{20}$/), email: address.toLowerCase(), displayName: address.split('@')[0].toLowerCase() });
+    const row = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(row.email).toBe(address.toLowerCase());
+  });
+
+  it('uses the given name', async () => {
+    const user = await createUser(db.prisma, { email: email(), name: 'Alice Liddell' });
+    expect(user.displayName).toBe('Alice Liddell');
+  });
+
+  it('refuses a duplicate e-mail, whatever its case', async () => {
+    const address = email();
+    await createUser(db.prisma, { email: address });
+    const error = await adminError(createUser(db.prisma, { email: address.toUpperCase() }));
+    expect(error.message).toBe(`A user with e-mail ${address} already exists`);
+    expect(await db.prisma.user.count({ where: { email: address } })).toBe(1);
+  });
+
+  it('refuses an invalid or missing e-mail', async () => {
+    expect((await adminError(createUser(db.prisma, { email: 'not-an-email' }))).message).toMatch(/not a valid e-mail/);
+    expect((await adminError(createUser(db.prisma, { email: 'a@b' }))).message).toMatch(/not a valid e-mail/);
+    expect((await adminError(createUser(db.prisma, { email: '' }))).message).toMatch(/e-mail address is required/);
+  });
+});
+
+describe('createOrganization', () => {
+  it('creates the organization and makes the owner its admin', async () => {
+    const owner = await createUser(db.prisma, { email: email('owner') });
+    const org = await createOrganization(db.prisma, { title: '  Acme Docs  ', ownerEmail: owner.email.toUpperCase() });
+    expect(org).toEqual({ object: 'organization', id: expect.any(String), title: 'Acme Docs', owner: owner.id });
+    const members = await db.prisma.member.findMany({ where: { organizationId: org.id } });
+    expect(members.map((m) => ({ userId: m.userId, role: m.role }))).toEqual([{ userId: owner.id, role: 'admin' }]);
+  });
+
+  it('refuses an unknown owner, and creates nothing', async () => {
+    const before = await db.prisma.organization.count();
+    const missing = email('ghost');
+    const error = await adminError(createOrganization(db.prisma, { title: 'Ghost org', ownerEmail: missing }));
+    expect(error.message).toBe(`No user with e-mail ${missing}`);
+    expect(await db.prisma.organization.count()).toBe(before);
+  });
+
+  it('refuses a title shorter than 2 or longer than 255 characters', async () => {
+    const owner = await createUser(db.prisma, { email: email('owner') });
+    expect((await adminError(createOrganization(db.prisma, { title: ' A ', ownerEmail: owner.email }))).message).toMatch(/2 to 255/);
+    expect((await adminError(createOrganization(db.prisma, { title: 'x'.repeat(256), ownerEmail: owner.email }))).message).toMatch(/2 to 255/);
+    const longest = await createOrganization(db.prisma, { title: 'x'.repeat(255), ownerEmail: owner.email });
+    expect(longest.title).toHaveLength(255);
+  });
+});
+
+describe('addMember', () => {
+  async function orgWithOwner() {
+    const owner = await createUser(db.prisma, { email: email('owner') });
+    return createOrganization(db.prisma, { title: 'Members org', ownerEmail: owner.email });
+  }
+
+  it('adds a member, then updates the role of an existing one', async () => {
+    const org = await orgWithOwner();
+    const user = await createUser(db.prisma, { email: email('member') });
+    expect(await addMember(db.prisma, { organizationId: org.id, email: user.email, role: 'edit' })).toEqual({
+      object: 'member',
+      organization: org.id,
+      user: user.id,
+      role: 'edit',
+      updated: false,
+    });
+    expect(await addMember(db.prisma, { organizationId: org.id, email: user.email, role: 'review' })).toMatchObject({ role: 'review', updated: true });
+    const row = await db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: org.id, userId: user.id } } });
+    expect(row.role).toBe('review');
+  });
+
+  it('accepts every role, and "guest" as no role', async () => {
+    const org = await orgWithOwner();
+    for (const role of ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const) {
+      const user = await createUser(db.prisma, { email: email(role) });
+      expect((await addMember(db.prisma, { organizationId: org.id, email: user.email, role })).role).toBe(role);
+    }
+    const guest = await createUser(db.prisma, { email: email('guest') });
+    expect((await addMember(db.prisma, { organizationId: org.id, email: guest.email, role: 'guest' })).role).toBeNull();
+    const row = await db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: org.id, userId: guest.id } } });
+    expect(row.role).toBeNull();
+  });
+
+  it('refuses a bad role, an unknown organization and an unknown user', async () => {
+    const org = await orgWithOwner();
+    const user = await createUser(db.prisma, { email: email('member') });
+    expect((await adminError(addMember(db.prisma, { organizationId: org.id, email: user.email, role: 'owner' }))).message).toMatch(/Unknown role "owner"/);
+    expect((await adminError(addMember(db.prisma, { organizationId: 'nope', email: user.email, role: 'read' }))).message).toBe('No organization with id nope');
+    const missing = email('ghost');
+    expect((await adminError(addMember(db.prisma, { organizationId: org.id, email: missing, role: 'read' }))).message).toBe(`No user with e-mail ${missing}`);
+    expect(await db.prisma.member.count({ where: { organizationId: org.id } })).toBe(1);
+  });
+});
+
+describe('tokens', () => {
+  it('creates a token whose secret is stored only as its hash', async () => {
+    const user = await createUser(db.prisma, { email: email('tok') });
+    const created = await createToken(db.prisma, { email: user.email, label: 'ci' });
+    expect(created).toEqual({ object: 'api-token', id: expect.any(String), userId: user.id, token: expect.stringMatching(/^dpa_[0-9A-Za-z]{40}$/) });
+    const row = await db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } });
+    expect(row).toMatchObject({ userId: user.id, label: 'ci', tokenHash: hashToken(created.token), revokedAt: null });
+    // No column of the raw row holds the secret.
+    const raw = await db.pool.query('SELECT * FROM "ApiToken" WHERE id = $1', [created.id]);
+    expect(raw.rows).toHaveLength(1);
+    for (const value of Object.values(raw.rows[0] as Record<string, unknown>)) {
+      expect(String(value)).not.toContain(created.token);
+      expect(String(value)).not.toContain(created.token.slice(4));
+    }
+  });
+
+  it('refuses a token for an unknown user', async () => {
+    const missing = email('ghost');
+    expect((await adminError(createToken(db.prisma, { email: missing }))).message).toBe(`No user with e-mail ${missing}`);
+  });
+
+  it('revokes a token once; a second revocation and an unknown id are errors', async () => {
+    const user = await createUser(db.prisma, { email: email('tok') });
+    const { id } = await createToken(db.prisma, { email: user.email });
+    const revoked = await revokeToken(db.prisma, { id });
+    expect(revoked).toEqual({ object: 'api-token', id, revokedAt: expect.any(String) });
+    const row = await db.prisma.apiToken.findUniqueOrThrow({ where: { id } });
+    expect(row.revokedAt?.toISOString()).toBe(revoked.revokedAt);
+    expect((await adminError(revokeToken(db.prisma, { id }))).message).toBe(`API token ${id} was already revoked at ${revoked.revokedAt}`);
+    expect((await adminError(revokeToken(db.prisma, { id: 'nope' }))).message).toBe('No API token with id nope');
+  });
+});
+
+describe('bootstrap', () => {
+  it('does nothing on a database that has users', async () => {
+    await createUser(db.prisma, { email: email() });
+    const counts = async () => [await db.prisma.user.count(), await db.prisma.organization.count(), await db.prisma.apiToken.count()];
+    const before = await counts();
+    expect(await bootstrap(db.prisma)).toBeNull();
+    expect(await counts()).toEqual(before);
+  });
+
+  it('on an empty database creates exactly one user, organization, admin member and token, even when run twice at once', async () => {
+    const empty = await createTestDatabase();
+    try {
+      const results = await Promise.all([bootstrap(empty.prisma, { title: 'First' }), bootstrap(empty.prisma, { title: 'Second' })]);
+      const created = results.filter((r) => r !== null);
+      expect(created).toHaveLength(1);
+      const result = created[0]!;
+      expect(result).toEqual({ organizationId: expect.any(String), userId: expect.any(String), email: 'admin@example.com', token: expect.stringMatching(/^dpa_/) });
+
+      const [users, orgs, members, tokens] = await Promise.all([
+        empty.prisma.user.findMany(),
+        empty.prisma.organization.findMany(),
+        empty.prisma.member.findMany(),
+        empty.prisma.apiToken.findMany(),
+      ]);
+      expect(users.map((u) => [u.id, u.email])).toEqual([[result.userId, 'admin@example.com']]);
+      expect(orgs).toHaveLength(1);
+      expect(orgs[0].id).toBe(result.organizationId);
+      expect(['First', 'Second']).toContain(orgs[0].title);
+      expect(members.map((m) => [m.organizationId, m.userId, m.role])).toEqual([[result.organizationId, result.userId, 'admin']]);
+      expect(tokens.map((t) => [t.userId, t.tokenHash])).toEqual([[result.userId, hashToken(result.token)]]);
+
+      expect(await bootstrap(empty.prisma)).toBeNull();
+    } finally {
+      await empty.drop();
+    }
+  }, 60_000);
+
+  it('uses the given e-mail and title, and validates them', async () => {
+    const empty = await createTestDatabase();
+    try {
+      expect((await adminError(bootstrap(empty.prisma, { email: 'nope' }))).message).toMatch(/not a valid e-mail/);
+      expect((await adminError(bootstrap(empty.prisma, { title: 'x' }))).message).toMatch(/2 to 255/);
+      const result = await bootstrap(empty.prisma, { email: 'Root@Example.org', title: 'Docs Inc' });
+      expect(result?.email).toBe('root@example.org');
+      expect((await empty.prisma.organization.findFirstOrThrow()).title).toBe('Docs Inc');
+    } finally {
+      await empty.drop();
+    }
+  }, 60_000);
+});
+
+describe('CLI process', () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const exec = promisify(execFile);
+
+  async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const env = { ...process.env, DATABASE_URL: db.url };
+    try {
+      const { stdout, stderr } = await exec('npx', ['tsx', 'src/admin/cli.ts', ...args], { cwd: root, env, timeout: 60_000 });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code?: number; stdout?: string; stderr?: string };
+      if (typeof e.code !== 'number') throw error;
+      return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+    }
+  }
+
+  it('user create prints the user as JSON on stdout, exit 0', async () => {
+    const address = email('cli');
+    const { code, stdout, stderr } = await cli('user', 'create', '--email', address, '--name', 'CLI user');
+    expect({ code, stderr: stderr.split('\n').filter((l) => l.startsWith('error')) }).toEqual({ code: 0, stderr: [] });
+    const user = JSON.parse(stdout);
+    expect(user).toEqual({ object: 'user', id: expect.any(String), email: address, displayName: 'CLI user' });
+    expect(stdout).toBe(`${JSON.stringify(user, null, 2)}\n`);
+    expect(await db.prisma.user.findUnique({ where: { id: user.id } })).not.toBeNull();
+  }, 60_000);
+
+  it('a failing org create exits 1 with a one-line message on stderr and nothing on stdout', async () => {
+    const missing = email('ghost');
+    const { code, stdout, stderr } = await cli('org', 'create', '--title', 'Nobody owns this', '--owner', missing);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`error: No user with e-mail ${missing}\n`);
+  }, 60_000);
+
+  it('a usage error exits 2', async () => {
+    const { code, stdout, stderr } = await cli('org', 'create', '--title', 'No owner');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^error: "org create" needs --owner/m);
+  }, 60_000);
+});
