@@ -1,0 +1,118 @@
+// A real service for a test file: its own database (cloned from the migrated template), listening on a free
+// loopback port, with an optional controllable clock. Fixtures go through the same admin commands as the CLI.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { addMember, createOrganization, createToken, createUser } from '../../src/admin/commands.js';
+import { type App, createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { PrismaClient } from '../../src/generated/prisma/client.js';
+import type { Clock } from '../../src/kernel/context.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  private current = new Date('2026-01-15T10:00:00.000Z').getTime();
+
+  now() {
+    return new Date(this.current);
+  }
+
+  advanceDays(days: number) {
+    this.current += days * 24 * 60 * 60 * 1000;
+  }
+}
+
+export interface Response<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Person {
+  userId: string;
+  email: string;
+  token: string;
+  tokenId: string;
+}
+
+export interface TestApp {
+  url: string;
+  app: App;
+  prisma: PrismaClient;
+  clock: TestClock;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T>>;
+  /** Sends a request and returns it together with the number of SQL statements the service ran for it. */
+  counted<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T> & { statements: number }>;
+  person(name: string): Promise<Person>;
+  organization(title: string, owner: Person): Promise<string>;
+  join(organizationId: string, person: Person, role: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(): Promise<TestApp> {
+  const database: TestDatabase = await createTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'api-test-')), PORT: '0' });
+  const clock = new TestClock();
+  const app = createApp({ config, databaseUrl: database.url, secret: randomBytes(32), clock });
+  const url = await app.listen(0, '127.0.0.1');
+  // URLs in responses must point at this server.
+  config.publicUrl = url;
+  config.appUrl = `${url}/app`;
+  const prisma = app.db.prisma;
+
+  async function request(method: string, requestPath: string, options: RequestOptions = {}) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${url}${requestPath}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: the raw text is the body.
+    }
+    return { status: response.status, headers: response.headers, body: parsed as any, text };
+  }
+
+  return {
+    url,
+    app,
+    prisma,
+    clock,
+    request,
+    async counted(method, requestPath, options) {
+      const before = app.db.statements.count;
+      const response = await request(method, requestPath, options);
+      return { ...response, statements: app.db.statements.count - before };
+    },
+    async person(name) {
+      const user = await createUser(prisma, { email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com`, name });
+      const token = await createToken(prisma, { email: user.email });
+      return { userId: user.id, email: user.email, token: token.token, tokenId: token.id };
+    },
+    async organization(title, owner) {
+      return (await createOrganization(prisma, { title, ownerEmail: owner.email })).id;
+    },
+    async join(organizationId, person, role) {
+      await addMember(prisma, { organizationId, email: person.email, role });
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// A fresh, migrated database per test file (or per test): a copy of the template made by the global setup.
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inject } from 'vitest';
+import { databaseUrl, withAdminClient } from './global-setup.js';
+
+export interface TestDatabase {
+  /** Connection URL of the new database. */
+  url: string;
+  /** Drops the database, disconnecting anyone still connected. Safe to call twice. */
+  drop(): Promise<void>;
+}
+
+const SOURCE_DATABASE_IN_USE = '55006';
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const templateUrl = inject('templateDatabaseUrl');
+  if (!templateUrl) throw new Error('templateDatabaseUrl is not provided: is test/support/global-setup.ts the globalSetup?');
+  const template = decodeURIComponent(new URL(templateUrl).pathname.slice(1));
+  const name = `test_${process.pid}_${randomBytes(5).toString('hex')}`;
+
+  await withAdminClient(templateUrl, async (client) => {
+    const sql = `CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE ${client.escapeIdentifier(template)}`;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(sql);
+        return;
+      } catch (error) {
+        // "source database is being accessed by other users": a session on the template has not finished closing.
+        if ((error as { code?: string }).code !== SOURCE_DATABASE_IN_USE || attempt >= 8) throw error;
+        await sleep(100 * attempt);
+      }
+    }
+  });
+
+  let dropped = false;
+  return {
+    url: databaseUrl(templateUrl, name),
+    async drop() {
+      if (dropped) return;
+      await withAdminClient(templateUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`),
+      );
+      dropped = true;
+    },
+  };
+}
