@@ -1,0 +1,310 @@
+// Collections: the eight endpoints of the spec, move and transfer rules, permissions, limits, pagination.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
+
+let t: TestApp;
+let alice: Person; // admin of acme and of beta
+let rita: Person; // reader in acme
+let carl: Person; // creator in acme, reader in beta
+let bob: Person; // admin of other only
+let acme: string;
+let beta: string;
+let other: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  [alice, rita, carl, bob] = await Promise.all([t.person('Alice'), t.person('Rita'), t.person('Carl'), t.person('Bob')]);
+  acme = await t.organization('Acme', alice);
+  beta = await t.organization('Beta', alice);
+  other = await t.organization('Other', bob);
+  await t.join(acme, rita, 'read');
+  await t.join(acme, carl, 'create');
+  await t.join(beta, carl, 'read');
+});
+afterAll(() => t?.close());
+
+const create = async (org: string, body: object, token = alice.token) => {
+  const res = await t.request('POST', `/v1/orgs/${org}/collections`, { token, body });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; title: string };
+};
+const titles = async (org: string, token = alice.token, query = '') =>
+  (await t.request('GET', `/v1/orgs/${org}/collections${query}`, { token })).body.items.map((c: { title: string }) => c.title);
+
+describe('POST /v1/orgs/{organizationId}/collections', () => {
+  it('creates a collection (201 with Location) through the official client, matching the published spec', async () => {
+    const api = gitbookClient('0202', t.url, alice.token);
+    const res = await api.orgs.createCollection(acme, { title: 'Guides' });
+    expect(res.status).toBe(201);
+    expectMatchesSpec('0202', 'post', '/orgs/{organizationId}/collections', 201, res.data);
+    expect(res.headers.get('location')).toBe(res.data.urls.location);
+    expect(res.data).toMatchObject({ object: 'collection', title: 'Guides', organization: acme, defaultLevel: 'inherit' });
+    expect(res.data.parent).toBeUndefined();
+  });
+
+  it('creates a nested collection under a parent', async () => {
+    const parent = await create(acme, { title: 'Parent' });
+    const child = await create(acme, { title: 'Child', parent: parent.id });
+    expect(child).toMatchObject({ parent: parent.id });
+  });
+
+  it('enforces the title limit (50) with a 400 naming the field', async () => {
+    const res = await t.request('POST', `/v1/orgs/${acme}/collections`, { token: alice.token, body: { title: 'x'.repeat(51) } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('title');
+  });
+
+  it('is forbidden to a reader (403), not found to a non-member (404), refused for a parent elsewhere (400)', async () => {
+    expect((await t.request('POST', `/v1/orgs/${acme}/collections`, { token: rita.token, body: { title: 'No' } })).status).toBe(403);
+    expect((await t.request('POST', `/v1/orgs/${acme}/collections`, { token: bob.token, body: { title: 'No' } })).status).toBe(404);
+    const foreign = await create(other, { title: 'Foreign' }, bob.token);
+    const res = await t.request('POST', `/v1/orgs/${acme}/collections`, { token: alice.token, body: { title: 'X', parent: foreign.id } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('parent');
+  });
+});
+
+describe('GET /v1/collections/{collectionId}', () => {
+  it('returns the collection with the caller permissions', async () => {
+    const c = await create(acme, { title: 'Readable' });
+    const api = gitbookClient('0202', t.url, rita.token);
+    const { data } = await api.collections.getCollectionById(c.id);
+    expectMatchesSpec('0202', 'get', '/collections/{collectionId}', 200, data);
+    expect(data.permissions).toEqual({ view: true, admin: false, viewInviteLinks: false, create: false });
+  });
+
+  it('answers 404 across organizations exactly as for an unknown id, and 401 without a token', async () => {
+    const c = await create(acme, { title: 'Private to Acme' });
+    const foreign = await t.request('GET', `/v1/collections/${c.id}`, { token: bob.token });
+    const unknown = await t.request('GET', '/v1/collections/unknownCollection1', { token: bob.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(unknown.body);
+    expect((await t.request('GET', `/v1/collections/${c.id}`)).status).toBe(401);
+  });
+});
+
+describe('PATCH /v1/collections/{collectionId}', () => {
+  it('updates title, description and defaultLevel', async () => {
+    const c = await create(acme, { title: 'Before' });
+    const api = gitbookClient('0202', t.url, alice.token);
+    const { data } = await api.collections.updateCollectionById(c.id, { title: 'After', description: 'About', defaultLevel: 'edit' });
+    expectMatchesSpec('0202', 'patch', '/collections/{collectionId}', 200, data);
+    expect(data).toMatchObject({ title: 'After', description: 'About', defaultLevel: 'edit' });
+  });
+
+  it('hides a collection with defaultLevel null from members below admin, and its subtree with it', async () => {
+    const c = await create(acme, { title: 'Secret' });
+    const child = await create(acme, { title: 'Secret child', parent: c.id });
+    const res = await t.request('PATCH', `/v1/collections/${c.id}`, { token: alice.token, body: { defaultLevel: null } });
+    expect(res.status).toBe(200);
+    expect(res.body.defaultLevel).toBeNull();
+    expect((await t.request('GET', `/v1/collections/${c.id}`, { token: rita.token })).status).toBe(404);
+    expect((await t.request('GET', `/v1/collections/${child.id}`, { token: rita.token })).status).toBe(404);
+    expect(await titles(acme, rita.token)).not.toContain('Secret');
+    expect(await titles(acme, alice.token)).toContain('Secret child');
+  });
+
+  it.each([
+    ['title of 51 characters', { title: 'x'.repeat(51) }],
+    ['description of 101 characters', { description: 'x'.repeat(101) }],
+    ['defaultLevel that is not a level', { defaultLevel: 'owner' }],
+  ])('rejects a %s with a 400 naming the field', async (_case, body) => {
+    const c = await create(acme, { title: 'Limits' });
+    const res = await t.request('PATCH', `/v1/collections/${c.id}`, { token: alice.token, body });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain(Object.keys(body)[0]);
+  });
+
+  it('is forbidden to a reader (403)', async () => {
+    const c = await create(acme, { title: 'Admins only' });
+    expect((await t.request('PATCH', `/v1/collections/${c.id}`, { token: rita.token, body: { title: 'Mine' } })).status).toBe(403);
+  });
+});
+
+describe('DELETE /v1/collections/{collectionId}', () => {
+  it('deletes the collection and its subcollections (205, empty) and soft-deletes their spaces', async () => {
+    const c = await create(acme, { title: 'Doomed' });
+    const child = await create(acme, { title: 'Doomed child', parent: c.id });
+    const space = await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: alice.token, body: { title: 'Inside', parent: child.id } });
+    const res = await t.request('DELETE', `/v1/collections/${c.id}`, { token: alice.token });
+    expect(res.status).toBe(205);
+    expect(res.text).toBe('');
+    expect((await t.request('GET', `/v1/collections/${child.id}`, { token: alice.token })).status).toBe(404);
+    const gone = await t.request('GET', `/v1/spaces/${space.body.id}`, { token: alice.token });
+    expect(gone.body.deletedAt).toBeDefined();
+    const restored = await t.request('POST', `/v1/spaces/${space.body.id}/restore`, { token: alice.token });
+    expect(restored.status).toBe(200);
+    expect(restored.body.parent).toBeUndefined();
+  });
+
+  it('is forbidden to a reader (403) and not found to a non-member (404)', async () => {
+    const c = await create(acme, { title: 'Kept' });
+    expect((await t.request('DELETE', `/v1/collections/${c.id}`, { token: rita.token })).status).toBe(403);
+    expect((await t.request('DELETE', `/v1/collections/${c.id}`, { token: bob.token })).status).toBe(404);
+    expect((await t.request('GET', `/v1/collections/${c.id}`, { token: alice.token })).status).toBe(200);
+  });
+});
+
+describe('POST /v1/collections/{collectionId}/move', () => {
+  it('moves a collection under another, before and after siblings', async () => {
+    const home = await create(acme, { title: 'Home' });
+    const [a, b, c] = [await create(acme, { title: 'A', parent: home.id }), await create(acme, { title: 'B', parent: home.id }), await create(acme, { title: 'C' })];
+    const api = gitbookClient('0202', t.url, alice.token);
+    const moved = await api.collections.moveCollection(c.id, { parent: home.id, position: { before: { type: 'collection', collection: a.id } } });
+    expectMatchesSpec('0202', 'post', '/collections/{collectionId}/move', 200, moved.data);
+    expect(moved.data.parent).toBe(home.id);
+    const order = async () => (await t.request('GET', `/v1/orgs/${acme}/collections`, { token: alice.token })).body.items
+      .filter((x: { parent?: string }) => x.parent === home.id).map((x: { title: string }) => x.title);
+    expect(await order()).toEqual(['C', 'A', 'B']);
+    await api.collections.moveCollection(c.id, { position: { after: { type: 'collection', collection: b.id } } });
+    expect(await order()).toEqual(['A', 'B', 'C']);
+    await api.collections.moveCollection(a.id, { position: { after: { type: 'collection', collection: b.id } } });
+    expect(await order()).toEqual(['B', 'A', 'C']);
+    const top = await api.collections.moveCollection(b.id, { parent: null });
+    expect(top.data.parent).toBeUndefined();
+  });
+
+  it('keeps ordering exact after many moves between the same two neighbours', async () => {
+    const home = await create(acme, { title: 'Dense' });
+    const first = await create(acme, { title: 'first', parent: home.id });
+    await create(acme, { title: 'last', parent: home.id });
+    const moving = [];
+    for (let i = 0; i < 60; i++) moving.push(await create(acme, { title: `m${i}`, parent: home.id }));
+    for (const m of moving) {
+      const res = await t.request('POST', `/v1/collections/${m.id}/move`, { token: alice.token, body: { position: { after: { type: 'collection', collection: first.id } } } });
+      expect(res.status).toBe(200);
+    }
+    const order = (await t.request('GET', `/v1/orgs/${acme}/collections?limit=1000`, { token: alice.token })).body.items
+      .filter((x: { parent?: string }) => x.parent === home.id).map((x: { title: string }) => x.title);
+    expect(order).toEqual(['first', ...moving.map((m) => m.title).reverse(), 'last']);
+  });
+
+  it('refuses to move a collection under itself or a descendant (400)', async () => {
+    const top = await create(acme, { title: 'Top' });
+    const below = await create(acme, { title: 'Below', parent: top.id });
+    for (const parent of [top.id, below.id]) {
+      const res = await t.request('POST', `/v1/collections/${top.id}/move`, { token: alice.token, body: { parent } });
+      expect(res.status).toBe(400);
+      expectMatchesSpec('0202', 'post', '/collections/{collectionId}/move', 400, res.body);
+    }
+  });
+
+  it('refuses a position that is not a sibling in the target (400), a reader (403), a stranger (404)', async () => {
+    const x = await create(acme, { title: 'X' });
+    const y = await create(acme, { title: 'Y' });
+    const nested = await create(acme, { title: 'Nested', parent: y.id });
+    const bad = await t.request('POST', `/v1/collections/${x.id}/move`, { token: alice.token, body: { position: { before: { type: 'collection', collection: nested.id } } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('position.before');
+    expect((await t.request('POST', `/v1/collections/${x.id}/move`, { token: rita.token, body: { parent: y.id } })).status).toBe(403);
+    expect((await t.request('POST', `/v1/collections/${x.id}/move`, { token: bob.token, body: { parent: null } })).status).toBe(404);
+  });
+});
+
+describe('POST /v1/collections/{collectionId}/transfer', () => {
+  it('moves the collection with its subtree and spaces to another organization', async () => {
+    const c = await create(acme, { title: 'Travelling' });
+    const child = await create(acme, { title: 'Travelling child', parent: c.id });
+    const space = await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: alice.token, body: { title: 'Luggage', parent: child.id } });
+    const api = gitbookClient('0202', t.url, alice.token);
+    const { data } = await api.collections.transferCollection(c.id, { organization: beta });
+    expectMatchesSpec('0202', 'post', '/collections/{collectionId}/transfer', 200, data);
+    expect(data.organization).toBe(beta);
+    expect((await t.request('GET', `/v1/collections/${child.id}`, { token: alice.token })).body.organization).toBe(beta);
+    expect((await t.request('GET', `/v1/spaces/${space.body.id}`, { token: alice.token })).body.organization).toBe(beta);
+    expect(await titles(acme)).not.toContain('Travelling');
+    expect(await titles(beta)).toEqual(expect.arrayContaining(['Travelling', 'Travelling child']));
+  });
+
+  it('answers 409 for the same organization, 404 for one the caller is not in, 403 without create rights there', async () => {
+    const c = await create(acme, { title: 'Staying' }, carl.token);
+    const same = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: carl.token, body: { organization: acme } });
+    expect(same.status).toBe(409);
+    expectMatchesSpec('0202', 'post', '/collections/{collectionId}/transfer', 409, same.body);
+    const stranger = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: carl.token, body: { organization: other } });
+    expect(stranger.status).toBe(404);
+    const reader = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: carl.token, body: { organization: beta } });
+    expect(reader.status).toBe(403);
+    const missing = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: carl.token, body: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toContain('organization');
+    expect((await t.request('GET', `/v1/collections/${c.id}`, { token: carl.token })).body.organization).toBe(acme);
+  });
+});
+
+describe('GET /v1/orgs/{organizationId}/collections', () => {
+  let org: string;
+  beforeAll(async () => {
+    org = await t.organization('Many', alice);
+    const roots = [];
+    for (let i = 0; i < 5; i++) roots.push(await create(org, { title: `root ${i}` }));
+    for (let i = 0; i < 3; i++) await create(org, { title: `nested ${i}`, parent: roots[0].id });
+  });
+
+  it('lists through the official client, matching the published spec', async () => {
+    const api = gitbookClient('0202', t.url, alice.token);
+    const { data } = await api.orgs.listCollectionsInOrganizationById(org);
+    expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/collections', 200, data);
+    expect(data.count).toBe(8);
+  });
+
+  it('leaves nested collections out with nested=false', async () => {
+    const res = await t.request('GET', `/v1/orgs/${org}/collections?nested=false`, { token: alice.token });
+    expect(res.body.count).toBe(5);
+    expect(res.body.items.every((c: { parent?: string }) => c.parent === undefined)).toBe(true);
+    expect((await t.request('GET', `/v1/orgs/${org}/collections?nested=maybe`, { token: alice.token })).status).toBe(400);
+  });
+
+  it('walks every collection exactly once with limit=3', async () => {
+    const seen: string[] = [];
+    let page: string | undefined;
+    let pages = 0;
+    do {
+      const res = await t.request('GET', `/v1/orgs/${org}/collections?limit=3${page ? `&page=${page}` : ''}`, { token: alice.token });
+      expect(res.body.count).toBe(8);
+      seen.push(...res.body.items.map((c: { id: string }) => c.id));
+      page = res.body.next?.page;
+      pages++;
+    } while (page);
+    expect(pages).toBe(3);
+    expect(new Set(seen).size).toBe(8);
+  });
+
+  it('runs the same number of SQL statements for limit 1 and limit 1000', async () => {
+    const one = await t.counted('GET', `/v1/orgs/${org}/collections?limit=1`, { token: alice.token });
+    const all = await t.counted('GET', `/v1/orgs/${org}/collections?limit=1000`, { token: alice.token });
+    expect(all.body.items).toHaveLength(8);
+    expect(all.statements).toBe(one.statements);
+  });
+
+  it('answers 404 to a non-member', async () => {
+    expect((await t.request('GET', `/v1/orgs/${org}/collections`, { token: bob.token })).status).toBe(404);
+  });
+});
+
+describe('GET /v1/collections/{collectionId}/spaces', () => {
+  it('lists the spaces of the collection, walks pages, and keeps its statement count flat', async () => {
+    const c = await create(acme, { title: 'Library' });
+    for (let i = 0; i < 5; i++) {
+      await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: alice.token, body: { title: `book ${i}`, parent: c.id } });
+    }
+    const api = gitbookClient('0202', t.url, rita.token);
+    const { data } = await api.collections.listSpacesInCollectionById(c.id);
+    expectMatchesSpec('0202', 'get', '/collections/{collectionId}/spaces', 200, data);
+    expect(data.items.map((s: { title: string }) => s.title)).toEqual(['book 0', 'book 1', 'book 2', 'book 3', 'book 4']);
+    const seen: string[] = [];
+    let page: string | undefined;
+    do {
+      const res = await t.request('GET', `/v1/collections/${c.id}/spaces?limit=2${page ? `&page=${page}` : ''}`, { token: alice.token });
+      seen.push(...res.body.items.map((s: { id: string }) => s.id));
+      page = res.body.next?.page;
+    } while (page);
+    expect(new Set(seen).size).toBe(5);
+    const one = await t.counted('GET', `/v1/collections/${c.id}/spaces?limit=1`, { token: alice.token });
+    const all = await t.counted('GET', `/v1/collections/${c.id}/spaces?limit=1000`, { token: alice.token });
+    expect(all.body.items).toHaveLength(5);
+    expect(all.statements).toBe(one.statements);
+    expect((await t.request('GET', `/v1/collections/${c.id}/spaces`, { token: bob.token })).status).toBe(404);
+  });
+});
