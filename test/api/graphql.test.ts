@@ -1,0 +1,75 @@
+// /graphql: the same tokens and rules as /v1, GraphiQL for browsers, and nested queries without N+1.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Person, startTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+let alice: Person;
+let bob: Person;
+let acme: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  [alice, bob] = await Promise.all([t.person('Alice'), t.person('Bob')]);
+  acme = await t.organization('Acme', alice);
+  await t.organization('Other', bob);
+});
+afterAll(() => t?.close());
+
+const graphql = (query: string, variables: object = {}, token: string | null = alice.token) =>
+  t.counted('POST', '/graphql', { token, body: { query, variables } });
+
+describe('authentication', () => {
+  it('answers 401 without a token or with an unknown one', async () => {
+    for (const token of [null, 'dpa_nope']) {
+      const res = await graphql('{ organizations { count } }', {}, token);
+      expect(res.status).toBe(401);
+      expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    }
+  });
+
+  it('serves GraphiQL to a browser without a token', async () => {
+    const res = await t.request('GET', '/graphql', { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('GraphiQL');
+  });
+});
+
+describe('resources', () => {
+  it('reaches objects only through the caller permissions: another organization is not found', async () => {
+    const res = await graphql('query ($id: ID!) { organization(id: $id) { title } }', { id: acme }, bob.token);
+    expect(res.body.errors[0].message).toBe('Organization not found');
+    expect(res.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('creates and reads through mutations with the REST field names', async () => {
+    const created = await graphql(
+      'mutation ($org: ID!) { createSpace(organizationId: $org, input: { title: "Handbook", emoji: "1f4d6" }) { id object title visibility defaultLevel } }',
+      { org: acme },
+    );
+    expect(created.body.data.createSpace).toMatchObject({ object: 'space', title: 'Handbook', visibility: 'private', defaultLevel: 'inherit' });
+    const bad = await graphql('mutation ($org: ID!) { createSpace(organizationId: $org, input: { title: "x" , emoji: "not an emoji" }) { id } }', { org: acme });
+    expect(bad.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(bad.body.errors[0].message).toContain('emoji');
+  });
+
+  it('runs a nested query (organizations -> collections -> spaces) in statements that grow per collection, never per space', async () => {
+    const query = `{ organizations { items { id collections(limit: 100) { items { id title spaces(limit: 100) { count items { id title permissions { edit } } } } } } } }`;
+    const populate = async (collections: number, spacesEach: number) => {
+      for (let c = 0; c < collections; c++) {
+        const col = await t.request('POST', `/v1/orgs/${acme}/collections`, { token: alice.token, body: { title: `c${c}` } });
+        for (let s = 0; s < spacesEach; s++) {
+          await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: alice.token, body: { title: `s${s}`, parent: col.body.id } });
+        }
+      }
+    };
+    await populate(1, 1);
+    const small = await graphql(query);
+    expect(small.body.errors).toBeUndefined();
+    await populate(1, 4);
+    const larger = await graphql(query);
+    const collections = larger.body.data.organizations.items[0].collections.items;
+    expect(collections).toHaveLength(2);
+    // Each collection's spaces are one page query and one count: growth is per collection, not per space.
+    expect(larger.statements - small.statements).toBe(2);
+  });
+});
