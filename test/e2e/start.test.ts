@@ -1,0 +1,82 @@
+// What a new user meets: `npm start` on an empty data directory runs an embedded PostgreSQL, prints a working token
+// once, lets the admin CLI share the running database, and stops cleanly on SIGTERM.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'start-test-'));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `src/main.ts` with the embedded database (DATABASE_URL removed) and waits until it listens. */
+async function start(port: number): Promise<Started> {
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  delete env.DATABASE_URL;
+  const child = spawn(tsx, ['src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('"msg":"listening"')) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, output: () => output, exited };
+}
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('npm start on a fresh machine', () => {
+  it('bootstraps once, serves with the printed token, shares its database with the CLI, and stops cleanly', async () => {
+    const port = await freePort();
+    const first = await start(port);
+    const token = /API token \(shown once, keep it safe\): (dpa_\w+)/.exec(first.output())?.[1];
+    expect(token).toBeDefined();
+    const orgs = await fetch(`http://127.0.0.1:${port}/v1/orgs`, { headers: { authorization: `Bearer ${token}` } });
+    expect(orgs.status).toBe(200);
+    expect((await orgs.json()).count).toBe(1);
+
+    // The CLI attaches to the server's embedded PostgreSQL rather than starting a second one.
+    const env = { ...process.env, DATA_DIR: dataDir };
+    delete env.DATABASE_URL;
+    const cli = await promisify(execFile)(tsx, ['src/admin/cli.ts', 'user', 'create', '--email', 'cli@example.com'], { cwd: root, env });
+    expect(JSON.parse(cli.stdout)).toMatchObject({ object: 'user', email: 'cli@example.com' });
+
+    // A request sent right before SIGTERM still gets its answer.
+    const inFlight = fetch(`http://127.0.0.1:${port}/v1/orgs`, { headers: { authorization: `Bearer ${token}` } });
+    await new Promise((r) => setTimeout(r, 20));
+    first.child.kill('SIGTERM');
+    expect((await inFlight).status).toBe(200);
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain('"msg":"stopped"');
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+
+    // A second start finds its data and prints no token.
+    const second = await start(port);
+    expect(second.output()).not.toContain('API token');
+    const again = await fetch(`http://127.0.0.1:${port}/v1/orgs`, { headers: { authorization: `Bearer ${token}` } });
+    expect(again.status).toBe(200);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+  }, 120_000);
+});
