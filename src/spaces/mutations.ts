@@ -39,7 +39,8 @@ const CreateSpace = z.object({
 
 const UpdateSpace = z.object({
   title: z.string().max(50).optional(),
-  emoji: emoji.optional(),
+  // null removes the emoji ("Remove icon or emoji" in GitBook's spec); the column holds '' for none.
+  emoji: emoji.nullable().transform((value) => value ?? '').optional(),
   editMode: z.enum(['live', 'locked']).optional(),
   defaultLevel: z.enum(['inherit', 'admin', 'create', 'review', 'edit', 'comment', 'read']).nullable().optional(),
   language: z.enum(LANGUAGES).nullable().optional(),
