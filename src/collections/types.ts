@@ -1,7 +1,7 @@
 // The Collection type and the queries that return collections.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { levelOn, visibleLevel } from '../kernel/access.js';
-import { builder, keepNull } from '../kernel/builder.js';
+import { builder, keepNull, permissionsType } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { listArgs, listOf } from '../kernel/lists.js';
 import { listPage } from '../kernel/pagination.js';
@@ -13,14 +13,7 @@ const CollectionUrls = builder.objectRef<{ location: string; app: string }>('Col
   fields: (t) => ({ location: t.exposeString('location'), app: t.exposeString('app') }),
 });
 
-const CollectionPermissions = builder.objectRef<ReturnType<typeof collectionPermissions>>('CollectionPermissions').implement({
-  fields: (t) => ({
-    view: t.exposeBoolean('view'),
-    admin: t.exposeBoolean('admin'),
-    viewInviteLinks: t.exposeBoolean('viewInviteLinks'),
-    create: t.exposeBoolean('create', { description: 'Can create spaces and collections in this collection.' }),
-  }),
-});
+const CollectionPermissions = permissionsType('CollectionPermissions', collectionPermissions);
 
 export const Collection = builder.prismaObject('Collection', {
   fields: (t) => ({

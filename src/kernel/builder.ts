@@ -81,3 +81,14 @@ export function restEnum<const T extends string>(name: string, rest: Record<T, s
 
 /** Field option: in REST, return this field as `null` instead of omitting it (null means something here). */
 export const keepNull = { extensions: { restKeepNull: true } } as const;
+
+/**
+ * A `permissions` object type whose boolean fields are the keys of what `compute` returns (src/kernel/permissions.ts
+ * is the single source: a new permission there is a new field here).
+ */
+export function permissionsType<K extends string>(name: string, compute: (level: null) => Record<K, boolean>) {
+  const keys = Object.keys(compute(null)) as K[];
+  return builder.objectRef<Record<K, boolean>>(name).implement({
+    fields: (t) => Object.fromEntries(keys.map((key) => [key, t.boolean({ resolve: (permissions) => permissions[key] })])),
+  });
+}

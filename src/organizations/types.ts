@@ -1,6 +1,6 @@
 // The Organization type and the queries that return organizations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { builder, keepNull, restEnum } from '../kernel/builder.js';
+import { builder, keepNull, permissionsType, restEnum } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { memberOf } from '../kernel/access.js';
 import { listArgs, listOf } from '../kernel/lists.js';
@@ -32,22 +32,7 @@ const OrganizationTrial = builder.objectRef<{ status: string; count: number }>('
   fields: (t) => ({ status: t.exposeString('status'), count: t.exposeInt('count') }),
 });
 
-const OrganizationPermissions = builder.objectRef<ReturnType<typeof organizationPermissions>>('OrganizationPermissions').implement({
-  fields: (t) => ({
-    view: t.exposeBoolean('view'),
-    access: t.exposeBoolean('access'),
-    admin: t.exposeBoolean('admin'),
-    ownTeam: t.exposeBoolean('ownTeam'),
-    createContent: t.exposeBoolean('createContent'),
-    createOpenAPISpec: t.exposeBoolean('createOpenAPISpec'),
-    viewBilling: t.exposeBoolean('viewBilling'),
-    listMembers: t.exposeBoolean('listMembers'),
-    listTeams: t.exposeBoolean('listTeams'),
-    listIntegrations: t.exposeBoolean('listIntegrations'),
-    listInstallations: t.exposeBoolean('listInstallations'),
-    installIntegration: t.exposeBoolean('installIntegration'),
-  }),
-});
+const OrganizationPermissions = permissionsType('OrganizationPermissions', () => organizationPermissions(undefined));
 
 export const Organization = builder.prismaObject('Organization', {
   fields: (t) => ({

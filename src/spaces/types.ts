@@ -3,7 +3,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Collection } from '../collections/types.js';
 import { levelOn, visibleLevel } from '../kernel/access.js';
-import { builder, keepNull, restEnum } from '../kernel/builder.js';
+import { builder, keepNull, permissionsType, restEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { listArgs, listOf } from '../kernel/lists.js';
@@ -32,20 +32,7 @@ const SpaceUrls = builder.objectRef<{ location: string; app: string }>('SpaceUrl
   }),
 });
 
-const SpacePermissions = builder.objectRef<ReturnType<typeof spacePermissions>>('SpacePermissions').implement({
-  fields: (t) => ({
-    view: t.exposeBoolean('view'),
-    access: t.exposeBoolean('access'),
-    admin: t.exposeBoolean('admin'),
-    viewInviteLinks: t.exposeBoolean('viewInviteLinks'),
-    edit: t.exposeBoolean('edit'),
-    triggerGitSync: t.exposeBoolean('triggerGitSync'),
-    comment: t.exposeBoolean('comment'),
-    merge: t.exposeBoolean('merge'),
-    review: t.exposeBoolean('review'),
-    installIntegration: t.exposeBoolean('installIntegration'),
-  }),
-});
+const SpacePermissions = permissionsType('SpacePermissions', spacePermissions);
 
 const VisitorAuth = builder.objectRef<{ backend: string }>('SpaceVisitorAuth').implement({
   fields: (t) => ({ backend: t.exposeString('backend') }),

@@ -88,7 +88,8 @@ describe('PATCH /v1/collections/{collectionId}', () => {
   it('updates title, description and defaultLevel', async () => {
     const c = await create(acme, { title: 'Before' });
     const api = gitbookClient('0202', t.url, alice.token);
-    const { data } = await api.collections.updateCollectionById(c.id, { title: 'After', description: 'About', defaultLevel: 'edit' });
+    // The client types roles as a TypeScript enum; on the wire it is the string.
+    const { data } = await api.collections.updateCollectionById(c.id, { title: 'After', description: 'About', defaultLevel: 'edit' as never });
     expectMatchesSpec('0202', 'patch', '/collections/{collectionId}', 200, data);
     expect(data).toMatchObject({ title: 'After', description: 'About', defaultLevel: 'edit' });
   });

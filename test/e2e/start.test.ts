@@ -29,7 +29,7 @@ interface Started {
 
 /** Starts `src/main.ts` with the embedded database (DATABASE_URL removed) and waits until it listens. */
 async function start(port: number): Promise<Started> {
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
   const child = spawn(tsx, ['src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -57,7 +57,7 @@ describe('npm start on a fresh machine', () => {
     expect((await orgs.json()).count).toBe(1);
 
     // The CLI attaches to the server's embedded PostgreSQL rather than starting a second one.
-    const env = { ...process.env, DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
     delete env.DATABASE_URL;
     const cli = await promisify(execFile)(tsx, ['src/admin/cli.ts', 'user', 'create', '--email', 'cli@example.com'], { cwd: root, env });
     expect(JSON.parse(cli.stdout)).toMatchObject({ object: 'user', email: 'cli@example.com' });
