@@ -2,21 +2,20 @@
 import { z } from 'zod';
 import { badRequest } from './errors.js';
 
+/** "must be at most 50 characters", "must have at least 1 items", "must be at most 10". */
+function bound(origin: string, comparison: 'at most' | 'at least', limit: number | bigint): string {
+  if (origin === 'string') return `must be ${comparison} ${limit} characters`;
+  if (origin === 'array') return `must have ${comparison} ${limit} items`;
+  return `must be ${comparison} ${limit}`;
+}
+
 function describe(issue: z.core.$ZodIssue): string {
   const field = issue.path.length ? `"${issue.path.join('.')}"` : 'body';
   switch (issue.code) {
     case 'too_big':
-      return issue.origin === 'string'
-        ? `Invalid ${field}: must be at most ${issue.maximum} characters.`
-        : issue.origin === 'array'
-          ? `Invalid ${field}: must have at most ${issue.maximum} items.`
-          : `Invalid ${field}: must be at most ${issue.maximum}.`;
+      return `Invalid ${field}: ${bound(issue.origin, 'at most', issue.maximum)}.`;
     case 'too_small':
-      return issue.origin === 'string'
-        ? `Invalid ${field}: must be at least ${issue.minimum} characters.`
-        : issue.origin === 'array'
-          ? `Invalid ${field}: must have at least ${issue.minimum} items.`
-          : `Invalid ${field}: must be at least ${issue.minimum}.`;
+      return `Invalid ${field}: ${bound(issue.origin, 'at least', issue.minimum)}.`;
     case 'invalid_value':
       return `Invalid ${field}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
     default:
