@@ -1,11 +1,12 @@
 // The Collection type and the queries that return collections.
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import { type Collection as CollectionRow, Prisma } from '../generated/prisma/client.js';
+import { type ChildListSource, childPage } from '../kernel/child-lists.js';
 import { levelOn, visibleLevel } from '../kernel/access.js';
 import { builder, keepNull, permissionsType } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { listArgs, listOf } from '../kernel/lists.js';
-import { listPage } from '../kernel/pagination.js';
-import { collectionPermissions, visibleContent } from '../kernel/permissions.js';
+import { collectionPermissions, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
 
@@ -46,25 +47,20 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const liveCollections = (nested: boolean): ChildListSource<CollectionRow> => ({
+  table: Prisma.sql`"Collection"`,
+  parentColumn: Prisma.sql`"organizationId"`,
+  where: (ctx) => Prisma.sql`${visibleToViewerSql(ctx.viewer.userId)} ${nested ? Prisma.empty : Prisma.sql`AND t."parentId" IS NULL`}`,
+  scope: (organizationId) => `orgs/${organizationId}/collections:${nested}`,
+  fetch: (ctx, info, ids) => ctx.prisma.collection.findMany({ ...queryFromInfo({ context: ctx, info, path: ['items'] }), where: { id: { in: ids } } }),
+});
+const collectionSources = { true: liveCollections(true), false: liveCollections(false) };
+
 builder.prismaObjectField(Organization, 'collections', (t) =>
   t.field({
     type: CollectionList,
     description: 'Collections the viewer can see, in tree order among siblings.',
     args: { ...listArgs, nested: t.arg.boolean({ required: false, description: 'Include nested collections (default true).' }) },
-    resolve: async (org, args, ctx, info) => {
-      const member = await ctx.membership.load(org.id);
-      const nested = args.nested ?? true;
-      const base = { organizationId: org.id, ...(nested ? {} : { parentId: null }), ...visibleContent(member) };
-      return listPage({
-        tokens: ctx.pageTokens,
-        scope: `orgs/${org.id}/collections:${nested}`,
-        page: args.page,
-        limit: args.limit,
-        orderBy: ['position', 'id'],
-        fetch: ({ where, orderBy, take }) =>
-          ctx.prisma.collection.findMany({ ...queryFromInfo({ context: ctx, info, path: ['items'] }), where: { ...base, ...where }, orderBy, take }),
-        count: () => ctx.prisma.collection.count({ where: base }),
-      });
-    },
+    resolve: (org, args, ctx, info) => childPage(collectionSources[`${args.nested ?? true}`], ctx, info, org.id, args),
   }),
 );

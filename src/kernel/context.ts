@@ -30,6 +30,18 @@ export interface Context extends Services {
   viewer: Viewer;
   /** The viewer's membership per organization id (undefined: not a member). One query per batch. */
   membership: DataLoader<string, Membership | undefined>;
+  /** Per-request DataLoaders created on demand by `loaderFor`. */
+  loaders: Map<unknown, DataLoader<unknown, unknown>>;
+}
+
+/** The request's DataLoader for `key`, created with `batch` on first use (one batch per tick, whatever the fan-out). */
+export function loaderFor<K, V>(ctx: Context, key: unknown, batch: DataLoader.BatchLoadFn<K, V>): DataLoader<K, V> {
+  let loader = ctx.loaders.get(key) as DataLoader<K, V> | undefined;
+  if (!loader) {
+    loader = new DataLoader(batch);
+    ctx.loaders.set(key, loader as DataLoader<unknown, unknown>);
+  }
+  return loader;
 }
 
 export async function authenticate(services: Services, authorization: string | null | undefined): Promise<Viewer> {
@@ -50,6 +62,7 @@ export function createContext(services: Services, viewer: Viewer): Context {
   return {
     ...services,
     viewer,
+    loaders: new Map(),
     membership: new DataLoader(async (organizationIds) => {
       const rows = await services.prisma.member.findMany({
         where: { userId: viewer.userId, organizationId: { in: [...organizationIds] }, disabled: false },

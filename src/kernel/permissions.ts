@@ -9,7 +9,7 @@
 // - Content is administered (settings, move, delete, transfer) from level `create` up, as GitBook's creators do.
 // - A caller who is not a member of an organization cannot see anything in it: 404, never 403.
 import type { ContentLevel, MemberRole } from '../generated/prisma/enums.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 
 export type Role = MemberRole;
 /** What a caller may do with one piece of content; null when it may not even see it. */
@@ -33,11 +33,15 @@ export function contentLevel(member: Membership | undefined, effectiveLevel: Con
   return lower(member.role, effectiveLevel);
 }
 
-/** Prisma filter for the collections or spaces of one organization that a member can see. */
-export function visibleContent(member: Membership | undefined): { NOT?: { effectiveLevel: null }; id?: { in: [] } } {
-  if (!member || member.role === null) return { id: { in: [] } };
-  if (member.role === 'admin') return {};
-  return { NOT: { effectiveLevel: null } };
+/**
+ * SQL twin of `contentLevel(...) !== null` for a collection or space aliased `t`: the viewer is a member (not a guest)
+ * of its organization, and an admin there or the content has a default level. Viewer-relative, so it filters lists
+ * at any nesting depth, across organizations, in one statement.
+ */
+export function visibleToViewerSql(userId: string): Prisma.Sql {
+  return Prisma.sql`EXISTS (SELECT 1 FROM "Member" m
+    WHERE m."organizationId" = t."organizationId" AND m."userId" = ${userId} AND NOT m.disabled AND m.role IS NOT NULL
+      AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL))`;
 }
 
 export const can = {

@@ -1,14 +1,14 @@
 // The Space type and the queries that return spaces.
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { GraphQLResolveInfo } from 'graphql';
+import { Prisma, type Space as SpaceRow } from '../generated/prisma/client.js';
+import { type ChildListSource, childPage } from '../kernel/child-lists.js';
+import { spaceCounts } from './counts.js';
 import { Collection } from '../collections/types.js';
 import { levelOn, visibleLevel } from '../kernel/access.js';
 import { builder, keepNull, permissionsType, restEnum } from '../kernel/builder.js';
-import type { Context } from '../kernel/context.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { listArgs, listOf } from '../kernel/lists.js';
-import { listPage } from '../kernel/pagination.js';
-import { spacePermissions, visibleContent } from '../kernel/permissions.js';
+import { spacePermissions, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
 
@@ -60,10 +60,10 @@ export const Space = builder.prismaObject('Space', {
     }),
     revision: t.string({ description: 'Id of the active revision.', resolve: (s) => s.revisionId! }),
     defaultLevel: t.expose('defaultLevel', { type: ContentLevelEnum, nullable: true, ...keepNull }),
-    comments: t.relationCount('comments', { where: { status: 'open' }, description: 'Open comments.' }),
-    changeRequests: t.relationCount('changeRequests'),
-    changeRequestsOpen: t.relationCount('changeRequests', { where: { status: 'open' } }),
-    changeRequestsDraft: t.relationCount('changeRequests', { where: { status: 'draft' } }),
+    comments: t.int({ description: 'Open comments.', resolve: async (s, _args, ctx) => (await spaceCounts(ctx, s.id)).comments }),
+    changeRequests: t.int({ resolve: async (s, _args, ctx) => (await spaceCounts(ctx, s.id)).changeRequests }),
+    changeRequestsOpen: t.int({ resolve: async (s, _args, ctx) => (await spaceCounts(ctx, s.id)).changeRequestsOpen }),
+    changeRequestsDraft: t.int({ resolve: async (s, _args, ctx) => (await spaceCounts(ctx, s.id)).changeRequestsDraft }),
     urls: t.field({ type: SpaceUrls, resolve: (s, _args, ctx) => ({ location: apiUrl(ctx, `spaces/${s.id}`), app: appUrl(ctx, `s/${s.id}`) }) }),
     permissions: t.field({ type: SpacePermissions, resolve: async (s, _args, ctx) => spacePermissions(await levelOn(ctx, s)) }),
   }),
@@ -71,32 +71,16 @@ export const Space = builder.prismaObject('Space', {
 
 export const SpaceList = listOf('Space', Space);
 
-/** One page of the live (not deleted) spaces under `where` that the viewer can see. */
-async function spacesPage(
-  ctx: Context,
-  info: GraphQLResolveInfo,
-  args: { page?: string | null; limit?: number | null },
-  scope: string,
-  organizationId: string,
-  where: { organizationId: string } | { parentId: string },
-) {
-  const base = { ...where, deletedAt: null, ...visibleContent(await ctx.membership.load(organizationId)) };
-  return listPage({
-    tokens: ctx.pageTokens,
-    scope,
-    page: args.page,
-    limit: args.limit,
-    orderBy: ['position', 'id'],
-    fetch: (page) =>
-      ctx.prisma.space.findMany({
-        ...queryFromInfo({ context: ctx, info, path: ['items'] }),
-        where: { ...base, ...page.where },
-        orderBy: page.orderBy,
-        take: page.take,
-      }),
-    count: () => ctx.prisma.space.count({ where: base }),
-  });
-}
+/** Live (not deleted) spaces the viewer can see, listed per organization or per collection. */
+const liveSpaces = (parentColumn: 'organizationId' | 'parentId', scope: (parentId: string) => string): ChildListSource<SpaceRow> => ({
+  table: Prisma.sql`"Space"`,
+  parentColumn: Prisma.raw(`"${parentColumn}"`),
+  where: (ctx) => Prisma.sql`t."deletedAt" IS NULL AND ${visibleToViewerSql(ctx.viewer.userId)}`,
+  scope,
+  fetch: (ctx, info, ids) => ctx.prisma.space.findMany({ ...queryFromInfo({ context: ctx, info, path: ['items'] }), where: { id: { in: ids } } }),
+});
+const organizationSpaces = liveSpaces('organizationId', (id) => `orgs/${id}/spaces`);
+const collectionSpaces = liveSpaces('parentId', (id) => `collections/${id}/spaces`);
 
 builder.queryFields((t) => ({
   space: t.prismaField({
@@ -116,7 +100,7 @@ builder.prismaObjectField(Organization, 'spaces', (t) =>
     type: SpaceList,
     description: 'Spaces of the organization that the viewer can see, deleted ones excepted.',
     args: listArgs,
-    resolve: (org, args, ctx, info) => spacesPage(ctx, info, args, `orgs/${org.id}/spaces`, org.id, { organizationId: org.id }),
+    resolve: (org, args, ctx, info) => childPage(organizationSpaces, ctx, info, org.id, args),
   }),
 );
 
@@ -125,7 +109,6 @@ builder.prismaObjectField(Collection, 'spaces', (t) =>
     type: SpaceList,
     description: 'Spaces directly in this collection that the viewer can see, deleted ones excepted.',
     args: listArgs,
-    resolve: (collection, args, ctx, info) =>
-      spacesPage(ctx, info, args, `collections/${collection.id}/spaces`, collection.organizationId, { parentId: collection.id }),
+    resolve: (collection, args, ctx, info) => childPage(collectionSpaces, ctx, info, collection.id, args),
   }),
 );

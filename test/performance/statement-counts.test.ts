@@ -1,0 +1,86 @@
+// N+1 guard: the SQL statements a request runs must not grow with the number of items it returns, at any depth.
+// Each test runs the same request over a tiny data set and over one with 100 items per level, and compares counts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedOrganization } from '../../bench/seed.js';
+import { type Person, startTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+let big: Person; // admin of 100 organizations; the first holds 100 collections of 100 spaces each
+let small: Person; // admin of one organization with one collection holding one space
+let reader: Person; // reader in the big organization (lists filtered by visibility)
+let bigOrg: string;
+let bigCollection: string;
+let smallOrg: string;
+let smallCollection: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  [big, small, reader] = await Promise.all([t.person('Big'), t.person('Small'), t.person('Reader')]);
+  const first = await seedOrganization(t.prisma, { title: 'Big', ownerId: big.userId, members: 0, collections: 100, nested: false, spacesPerCollection: 100, topLevelSpaces: 0 });
+  bigOrg = first.organizationId;
+  bigCollection = first.collectionIds[0];
+  for (let i = 1; i < 100; i++) {
+    await seedOrganization(t.prisma, { title: `Org ${i}`, ownerId: big.userId, members: 0, collections: 1, nested: false, spacesPerCollection: 1, topLevelSpaces: 0 });
+  }
+  await t.join(bigOrg, reader, 'read');
+  const tiny = await seedOrganization(t.prisma, { title: 'Small', ownerId: small.userId, members: 0, collections: 1, nested: false, spacesPerCollection: 1, topLevelSpaces: 0 });
+  smallOrg = tiny.organizationId;
+  smallCollection = tiny.collectionIds[0];
+}, 120_000);
+afterAll(() => t?.close());
+
+const spaceFields = 'id title visibility revision defaultLevel comments changeRequests changeRequestsOpen changeRequestsDraft urls { location } permissions { view edit admin }';
+
+describe('REST lists run the same statements for 1 item and for 100 or 1000', () => {
+  it.each([
+    ['GET /v1/orgs', () => '/v1/orgs?limit=100', () => '/v1/orgs?limit=100', 100],
+    ['GET /v1/orgs/{id}/spaces', () => `/v1/orgs/${bigOrg}/spaces?limit=1000`, () => `/v1/orgs/${smallOrg}/spaces?limit=1000`, 1000],
+    ['GET /v1/orgs/{id}/collections', () => `/v1/orgs/${bigOrg}/collections?limit=1000`, () => `/v1/orgs/${smallOrg}/collections?limit=1000`, 100],
+    ['GET /v1/collections/{id}/spaces', () => `/v1/collections/${bigCollection}/spaces?limit=1000`, () => `/v1/collections/${smallCollection}/spaces?limit=1000`, 100],
+  ])('%s', async (_name, bigPath, smallPath, expectedItems) => {
+    const many = await t.counted('GET', bigPath(), { token: big.token });
+    const one = await t.counted('GET', smallPath(), { token: small.token });
+    expect(many.status).toBe(200);
+    expect(many.body.items).toHaveLength(expectedItems);
+    expect(one.body.items).toHaveLength(1);
+    expect(many.statements).toBe(one.statements);
+  });
+
+  it('filters by visibility in the same statements for a reader', async () => {
+    const admin = await t.counted('GET', `/v1/orgs/${bigOrg}/spaces?limit=100`, { token: big.token });
+    const readerView = await t.counted('GET', `/v1/orgs/${bigOrg}/spaces?limit=100`, { token: reader.token });
+    expect(readerView.body.items).toHaveLength(100);
+    expect(readerView.body.count).toBe(admin.body.count);
+    expect(readerView.statements).toBe(admin.statements);
+  });
+});
+
+describe('GraphQL nested three levels deep, 100 items per level', () => {
+  const query = `{ organizations(limit: 100) { count items { id title permissions { admin }
+      collections(limit: 100) { count items { id title permissions { create }
+        spaces(limit: 100) { count next { page } items { ${spaceFields} } } } } } } }`;
+
+  it('organizations -> collections -> spaces: 100 x 100 x 100 runs as many statements as 1 x 1 x 1', async () => {
+    const many = await t.counted('POST', '/graphql', { token: big.token, body: { query } });
+    const one = await t.counted('POST', '/graphql', { token: small.token, body: { query } });
+    expect(many.body.errors).toBeUndefined();
+    const orgs = many.body.data.organizations.items;
+    expect(orgs).toHaveLength(100);
+    const bigOne = orgs.find((o: { id: string }) => o.id === bigOrg);
+    expect(bigOne.collections.items).toHaveLength(100);
+    expect(bigOne.collections.items.every((c: { spaces: { items: unknown[] } }) => c.spaces.items.length === 100)).toBe(true);
+    expect(one.body.data.organizations.items).toHaveLength(1);
+    expect(many.statements).toBe(one.statements);
+    // auth + memberships + organizations (page, count) + collections (ids, rows, counts) + spaces (ids, rows, counts)
+    // + space counters (comments, change requests)
+    expect(many.statements).toBeLessThanOrEqual(12);
+  });
+
+  it('organization(id) -> spaces -> fields, and collection(id) -> spaces, stay flat too', async () => {
+    const byOrg = `query ($id: ID!) { organization(id: $id) { spaces(limit: 100) { items { ${spaceFields} } } } }`;
+    const many = await t.counted('POST', '/graphql', { token: big.token, body: { query: byOrg, variables: { id: bigOrg } } });
+    const one = await t.counted('POST', '/graphql', { token: small.token, body: { query: byOrg, variables: { id: smallOrg } } });
+    expect(many.body.data.organization.spaces.items).toHaveLength(100);
+    expect(many.statements).toBe(one.statements);
+  });
+});
