@@ -1,6 +1,6 @@
 // Serves /v1: finds the route, authenticates, maps the request to variables, runs the precompiled operation, and
 // writes the REST response (body, status, Location) or the error body `{"error":{"code","message"}}`.
-import { execute, GraphQLEnumType, type GraphQLError, type GraphQLInputType, type GraphQLSchema, isListType, isNonNullType } from 'graphql';
+import { GraphQLEnumType, type GraphQLError, type GraphQLInputType, type GraphQLSchema, isListType, isNonNullType } from 'graphql';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Context as KoaContext, Middleware } from 'koa';
 import getRawBody from 'raw-body';
@@ -112,13 +112,7 @@ export function restMiddleware(schema: GraphQLSchema, definitions: readonly Rout
       const body = await readJsonBody(ctx);
       if (inputType) variables.input = body === undefined && isNonNullType(inputType) ? {} : fromRest(body, inputType);
     }
-    const result = await execute({
-      schema,
-      document: route.document,
-      operationName: route.operationName,
-      variableValues: variables,
-      contextValue: createContext(services, viewer),
-    });
+    const result = await route.run(createContext(services, viewer), variables);
     if (result.errors?.length) {
       const [first] = result.errors;
       if (!first.path) throw variableError(first);

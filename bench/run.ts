@@ -1,0 +1,321 @@
+// npm run bench [-- --scale 1 --duration 5 --rounds 3 --connections 32 --no-scale-check]
+//
+// Prices the REST-on-GraphQL path: the same reads through REST (/v1), through POST /graphql with the same selection,
+// and through a hand-written Koa + Prisma baseline (bench/baseline.ts) that returns byte-identical JSON, plus one
+// write. Servers run in their own processes; autocannon drives them from this one. Variants run interleaved, round
+// after round in rotating order, so that machine drift spreads over all of them; each figure is the median of rounds.
+// Results: a table on stdout, and JSON in bench/results/.
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { createToken, createUser } from '../src/admin/commands.js';
+import { collectionRoutes } from '../src/collections/routes.js';
+import { connectDatabase } from '../src/db/client.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { applyMigrations } from '../src/db/migrations.js';
+import { spaceRoutes } from '../src/spaces/routes.js';
+import { seedOrganization } from './seed.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '1' },
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '32' },
+    'no-scale-check': { type: 'boolean', default: false },
+  },
+});
+const scale = Number(flags.scale);
+const duration = Number(flags.duration);
+const rounds = Number(flags.rounds);
+const connections = Number(flags.connections);
+
+/** The documented data set at scale 1; every count is multiplied by --scale. */
+const dataSet = (factor: number) => ({
+  members: 50 * factor,
+  collections: 20 * factor,
+  nested: true,
+  spacesPerCollection: 90,
+  topLevelSpaces: 200 * factor,
+});
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+// --- database -------------------------------------------------------------------------------------------------
+async function openDatabase(): Promise<{ url: string; close(): Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const server = new URL(process.env.DATABASE_URL);
+    const name = `bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    server.pathname = `/${name}`;
+    return {
+      url: server.toString(),
+      close: async () => {
+        const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pg-'));
+  const cluster = await startEmbeddedPostgres(dir, 'bench');
+  return {
+    url: cluster.url,
+    close: async () => {
+      await cluster.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// --- servers --------------------------------------------------------------------------------------------------
+interface Server {
+  kind: string;
+  url: string;
+  child: ChildProcess;
+  stats(): Promise<{ statements: number; maxRssKb: number }>;
+}
+
+function startServer(kind: 'product' | 'baseline', databaseUrl: string, secret: string): Promise<Server> {
+  const child = fork(path.join(import.meta.dirname, 'serve.ts'), [kind, databaseUrl, secret], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_PUBLIC_URL: 'http://docs.example.com' },
+  });
+  const stats = () =>
+    new Promise<{ statements: number; maxRssKb: number }>((resolve) => {
+      const onMessage = (message: { type: string; statements: number; maxRssKb: number }) => {
+        if (message.type !== 'stats') return;
+        child.off('message', onMessage);
+        resolve(message);
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'stats' });
+    });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${kind} server exited (${code})`)));
+    child.once('message', (message: { type: string; port: number }) =>
+      resolve({ kind, url: `http://127.0.0.1:${message.port}`, child, stats }),
+    );
+  });
+}
+
+// --- scenarios ------------------------------------------------------------------------------------------------
+interface Request {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  body?: string;
+}
+
+interface Variant {
+  scenario: string;
+  variant: 'rest' | 'graphql' | 'baseline';
+  server: Server;
+  /** The i-th request of a run. */
+  request(i: number): Request;
+}
+
+const operationOf = (routes: { method: string; path: string; operation: string }[], method: string, routePath: string) =>
+  routes.find((r) => r.method === method && r.path === routePath)!.operation;
+
+function graphqlRequest(query: string, variables: object): Request {
+  return { method: 'POST', path: '/graphql', body: JSON.stringify({ query, variables }) };
+}
+
+function variants(product: Server, baseline: Server, organizationId: string, spaceIds: string[]): Variant[] {
+  const spaceAt = (i: number) => spaceIds[i % 100];
+  const getSpace = operationOf(spaceRoutes, 'GET', '/v1/spaces/:spaceId');
+  const listSpaces = operationOf(spaceRoutes, 'GET', '/v1/orgs/:organizationId/spaces');
+  const listCollections = operationOf(collectionRoutes, 'GET', '/v1/orgs/:organizationId/collections');
+  return [
+    { scenario: 'GET /v1/spaces/{id}', variant: 'rest', server: product, request: (i) => ({ method: 'GET', path: `/v1/spaces/${spaceAt(i)}` }) },
+    { scenario: 'GET /v1/spaces/{id}', variant: 'graphql', server: product, request: (i) => graphqlRequest(getSpace, { spaceId: spaceAt(i) }) },
+    { scenario: 'GET /v1/spaces/{id}', variant: 'baseline', server: baseline, request: (i) => ({ method: 'GET', path: `/spaces/${spaceAt(i)}` }) },
+    { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'rest', server: product, request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/spaces?limit=100` }) },
+    { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'graphql', server: product, request: () => graphqlRequest(listSpaces, { organizationId, limit: 100 }) },
+    { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'baseline', server: baseline, request: () => ({ method: 'GET', path: `/orgs/${organizationId}/spaces?limit=100` }) },
+    { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'rest', server: product, request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/collections?limit=1000` }) },
+    { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'graphql', server: product, request: () => graphqlRequest(listCollections, { organizationId, limit: 1000 }) },
+    { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'baseline', server: baseline, request: () => ({ method: 'GET', path: `/orgs/${organizationId}/collections?limit=1000` }) },
+    { scenario: 'PATCH /v1/spaces/{id}', variant: 'rest', server: product, request: (i) => ({ method: 'PATCH', path: `/v1/spaces/${spaceAt(i)}`, body: JSON.stringify({ title: `Renamed ${i % 1000}` }) }) },
+  ];
+}
+
+// --- measuring ------------------------------------------------------------------------------------------------
+interface Measure {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  statementsPerRequest: number;
+}
+
+async function load(variant: Variant, token: string, seconds: number): Promise<Measure> {
+  let n = 0;
+  const before = await variant.server.stats();
+  const first = variant.request(0);
+  const result = await autocannon({
+    url: variant.server.url,
+    connections,
+    duration: seconds,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    requests: [
+      {
+        method: first.method,
+        path: first.path,
+        body: first.body,
+        setupRequest: (request) => {
+          const next = variant.request(n++);
+          return { ...request, method: next.method, path: next.path, body: next.body };
+        },
+      },
+    ],
+  });
+  const after = await variant.server.stats();
+  if (result.non2xx || result.errors) throw new Error(`${variant.scenario} (${variant.variant}): ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statementsPerRequest: (after.statements - before.statements) / result.requests.total,
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Runs the variants round after round, in an order that rotates each round; returns the median of each figure. */
+async function interleaved(list: Variant[], token: string): Promise<Map<Variant, Measure>> {
+  for (const variant of list) await load(variant, token, 1); // warm-up: JIT, plan caches, pools
+  const runs = new Map<Variant, Measure[]>(list.map((v) => [v, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = [...list.slice(round % list.length), ...list.slice(0, round % list.length)];
+    for (const variant of order) {
+      runs.get(variant)!.push(await load(variant, token, duration));
+      log(`  round ${round + 1}/${rounds} ${variant.scenario} ${variant.variant}`);
+    }
+  }
+  return new Map(
+    [...runs].map(([variant, measures]) => [
+      variant,
+      {
+        requestsPerSecond: median(measures.map((m) => m.requestsPerSecond)),
+        p50: median(measures.map((m) => m.p50)),
+        p99: median(measures.map((m) => m.p99)),
+        statementsPerRequest: median(measures.map((m) => m.statementsPerRequest)),
+      },
+    ]),
+  );
+}
+
+/** The product's REST bodies and the baseline's must be the same bytes, or the comparison means nothing. */
+async function checkIdentical(list: Variant[], token: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  for (const rest of list.filter((v) => v.variant === 'rest' && v.request(0).method === 'GET')) {
+    const baseline = list.find((v) => v.variant === 'baseline' && v.scenario === rest.scenario)!;
+    const [a, b] = await Promise.all(
+      [rest, baseline].map(async (v) => (await fetch(`${v.server.url}${v.request(0).path}`, { headers })).text()),
+    );
+    if (a !== b) throw new Error(`${rest.scenario}: the baseline's body differs from the product's\nproduct:  ${a.slice(0, 600)}\nbaseline: ${b.slice(0, 600)}`);
+  }
+}
+
+// --- main -----------------------------------------------------------------------------------------------------
+const database = await openDatabase();
+const servers: Server[] = [];
+try {
+  await applyMigrations(database.url);
+  const db = connectDatabase(database.url, 4);
+  const owner = await createUser(db.prisma, { email: 'bench@example.com', name: 'Bench' });
+  const { token } = await createToken(db.prisma, { email: owner.email });
+  log(`seeding scale ${scale}: ${JSON.stringify(dataSet(scale))}`);
+  const main = await seedOrganization(db.prisma, { title: 'Bench', ownerId: owner.id, ...dataSet(scale) });
+  const big = flags['no-scale-check']
+    ? undefined
+    : await seedOrganization(db.prisma, { title: 'Bench x10', ownerId: owner.id, ...dataSet(scale * 10) });
+  await db.prisma.$executeRawUnsafe('VACUUM ANALYZE');
+  await db.close();
+
+  const secret = randomBytes(32).toString('base64');
+  const [product, baseline] = await Promise.all([startServer('product', database.url, secret), startServer('baseline', database.url, secret)]);
+  servers.push(product, baseline);
+
+  const list = variants(product, baseline, main.organizationId, main.spaceIds);
+  await checkIdentical(list, token);
+  log(`measuring: ${rounds} rounds x ${duration}s per variant, ${connections} connections`);
+  const results = await interleaved(list, token);
+
+  let scaleCheck: { p50: number; p50AtTenTimes: number; growth: number } | undefined;
+  if (big) {
+    log('measuring list-100 at 1x and 10x');
+    const listAt = (organizationId: string): Variant => ({
+      scenario: 'GET /v1/orgs/{id}/spaces?limit=100',
+      variant: 'rest',
+      server: product,
+      request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/spaces?limit=100` }),
+    });
+    const [one, ten] = [listAt(main.organizationId), listAt(big.organizationId)];
+    const both = await interleaved([one, ten], token);
+    scaleCheck = { p50: both.get(one)!.p50, p50AtTenTimes: both.get(ten)!.p50, growth: both.get(ten)!.p50 / both.get(one)!.p50 };
+  }
+  const [productStats, baselineStats] = await Promise.all([product.stats(), baseline.stats()]);
+
+  // --- report -------------------------------------------------------------------------------------------------
+  const rows = [...results].map(([v, m]) => ({ scenario: v.scenario, variant: v.variant, ...m }));
+  const find = (scenario: string, variant: string) => rows.find((r) => r.scenario === scenario && r.variant === variant);
+  const ratios = [...new Set(rows.filter((r) => r.variant === 'graphql').map((r) => r.scenario))].map((scenario) => ({
+    scenario,
+    restOverBaseline: find(scenario, 'rest')!.requestsPerSecond / find(scenario, 'baseline')!.requestsPerSecond,
+    restOverGraphql: find(scenario, 'rest')!.requestsPerSecond / find(scenario, 'graphql')!.requestsPerSecond,
+  }));
+  const targets = [
+    ...ratios
+      .filter((r) => !r.scenario.includes('collections'))
+      .map((r) => ({ target: `REST >= 0.9x hand-written: ${r.scenario}`, value: r.restOverBaseline, met: r.restOverBaseline >= 0.9 })),
+    ...ratios.map((r) => ({ target: `REST >= 1.2x GraphQL over HTTP: ${r.scenario}`, value: r.restOverGraphql, met: r.restOverGraphql >= 1.2 })),
+    ...rows
+      .filter((r) => r.variant === 'rest')
+      .map((r) => ({ target: `p99 <= 3x p50 (REST): ${r.scenario}`, value: r.p99 / r.p50, met: r.p99 <= 3 * r.p50 })),
+    ...(scaleCheck ? [{ target: 'list-100 p50 at 10x data <= 1.5x', value: scaleCheck.growth, met: scaleCheck.growth <= 1.5 }] : []),
+  ];
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL 17',
+    settings: { scale, duration, rounds, connections, dataSet: dataSet(scale) },
+    results: rows,
+    peakRssMiB: { product: Math.round(productStats.maxRssKb / 1024), baseline: Math.round(baselineStats.maxRssKb / 1024) },
+    ratios,
+    scaleCheck,
+    targets,
+  };
+  const dir = path.join(import.meta.dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(dir, `${report.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(report, null, 2)}\n`);
+
+  const table = [
+    '| Scenario | Variant | req/s | p50 ms | p99 ms | SQL/req |',
+    '|---|---|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.scenario} | ${r.variant} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.statementsPerRequest.toFixed(1)} |`),
+  ];
+  console.log(table.join('\n'));
+  console.log(`\nPeak RSS: product ${report.peakRssMiB.product} MiB, baseline ${report.peakRssMiB.baseline} MiB`);
+  for (const r of ratios) console.log(`${r.scenario}: REST/hand-written ${r.restOverBaseline.toFixed(2)}x, REST/GraphQL ${r.restOverGraphql.toFixed(2)}x`);
+  if (scaleCheck) console.log(`list-100 p50: ${scaleCheck.p50} ms at 1x, ${scaleCheck.p50AtTenTimes} ms at 10x (${scaleCheck.growth.toFixed(2)}x)`);
+  console.log('\nTargets:');
+  for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target} (${t.value.toFixed(2)})`);
+} finally {
+  for (const server of servers) server.child.kill();
+  await database.close();
+}
