@@ -7,7 +7,7 @@ import getRawBody from 'raw-body';
 import { authenticate, createContext, type Services } from '../src/kernel/context.js';
 import { ApiError, badRequest, notFound, statusOf } from '../src/kernel/errors.js';
 import { ID_PATTERN } from '../src/kernel/ids.js';
-import { type CompiledRoute, compileRoute, enumSpellings, fromRest, namedType, toRest } from './compile.js';
+import { type CompiledRoute, compileRoute, enumSpellings, fromRest, namedType } from './compile.js';
 import type { RouteDefinition } from './route.js';
 
 const MAX_BODY = '1mb';
@@ -120,10 +120,7 @@ export function restMiddleware(schema: GraphQLSchema, definitions: readonly Rout
       if (status >= 500) throw first.originalError ?? first;
       throw first.originalError instanceof ApiError ? first.originalError : new ApiError(status as 400, first.message);
     }
-    const body = toRest(
-      route.bodyPath.reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], result.data),
-      route.plan,
-    );
+    const body = route.bodyPath.reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], result.data);
     const status = route.definition.status;
     ctx.status = status;
     if (status === 204 || status === 205) {
@@ -134,7 +131,8 @@ export function restMiddleware(schema: GraphQLSchema, definitions: readonly Rout
       const location = (body as { urls?: { location?: string } }).urls?.location;
       if (location) ctx.set('Location', location);
     }
-    ctx.body = body;
+    ctx.type = 'application/json';
+    ctx.body = body === null || body === undefined ? 'null' : route.write(body);
   }
 
   return async (ctx, next) => {

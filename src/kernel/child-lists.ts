@@ -1,11 +1,11 @@
 // Lists that hang off a parent (an organization's spaces, a collection's spaces, ...), N+1-free at any nesting depth.
 //
-// All parents that resolve the same list field in one request are served together, in three statements whatever the
+// All parents that resolve the same list field in one request are served together, in two statements whatever the
 // number of parents or the page size:
-// 1. the ids of each parent's page: a LATERAL subquery per parent, keyset-ordered with LIMIT, so each page reads only
-//    its own rows through the (parent, position, id) index, however large the table;
-// 2. those rows, with the selection the GraphQL query asks for (plugin-prisma's queryFromInfo);
-// 3. each parent's total, counted over the requested parents only.
+// 1. the ids of each parent's page, through a LATERAL subquery per parent, keyset-ordered with LIMIT, so each page
+//    reads only its own rows through the (parent, position, id) index, however large the table; and, in the same
+//    statement, each parent's total, counted over the requested parents only;
+// 2. those rows, with the selection the GraphQL query asks for (plugin-prisma's queryFromInfo).
 // (Prisma's own nested `take` fetches every child and slices in memory, and its filtered `_count` aggregates the
 // whole child table: both grow with the table, which is why lists do not use them.)
 import type { FieldNode, GraphQLResolveInfo } from 'graphql';
@@ -80,18 +80,19 @@ async function loadPages<Row extends { id: string }>(
   }
   const where = source.where(ctx);
   const after = cursor.length ? Prisma.sql`AND (t.position, t.id) > (${cursor[0]}::float8, ${cursor[1]})` : Prisma.empty;
-  const [pageRows, counts] = await Promise.all([
-    ctx.prisma.$queryRaw<{ parent: string; id: string; position: number }[]>`
-      SELECT p.parent, t.id, t.position FROM unnest(${valid}::text[]) AS p(parent)
-      CROSS JOIN LATERAL (
-        SELECT t.id, t.position FROM ${source.table} t
-         WHERE t.${source.parentColumn} = p.parent AND ${where} ${after}
-         ORDER BY t.position, t.id LIMIT ${take + 1}
-      ) t`,
-    ctx.prisma.$queryRaw<{ parent: string; count: number }[]>`
-      SELECT t.${source.parentColumn} AS parent, count(*)::int AS count FROM ${source.table} t
-       WHERE t.${source.parentColumn} = ANY(${valid}::text[]) AND ${where} GROUP BY 1`,
-  ]);
+  // Pages and totals in one round trip: page rows carry an id, total rows only a count.
+  const combined = await ctx.prisma.$queryRaw<{ parent: string; id: string | null; position: number | null; count: number | null }[]>`
+    SELECT p.parent, t.id, t.position, NULL::int AS count FROM unnest(${valid}::text[]) AS p(parent)
+    CROSS JOIN LATERAL (
+      SELECT t.id, t.position FROM ${source.table} t
+       WHERE t.${source.parentColumn} = p.parent AND ${where} ${after}
+       ORDER BY t.position, t.id LIMIT ${take + 1}
+    ) t
+    UNION ALL
+    SELECT t.${source.parentColumn}, NULL, NULL, count(*)::int FROM ${source.table} t
+     WHERE t.${source.parentColumn} = ANY(${valid}::text[]) AND ${where} GROUP BY 1`;
+  const pageRows = combined.filter((r): r is { parent: string; id: string; position: number; count: null } => r.id !== null);
+  const counts = combined.filter((r) => r.id === null) as { parent: string; count: number }[];
   const rows = pageRows.length ? await source.fetch(ctx, info, pageRows.map((r) => r.id)) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   const countOf = new Map(counts.map((c) => [c.parent, c.count]));
