@@ -1,4 +1,4 @@
-// npm run bench [-- --scale 1 --duration 5 --rounds 3 --connections 32 --no-scale-check]
+// npm run bench [-- --scale 1 --duration 5 --rounds 3 --connections 32 --no-scale-check --only <text>]
 //
 // Prices the REST-on-GraphQL path: the same reads through REST (/v1), through POST /graphql with the same selection,
 // and through a hand-written Koa + Prisma baseline (bench/baseline.ts) that returns byte-identical JSON, plus one
@@ -28,6 +28,8 @@ const { values: flags } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
     'no-scale-check': { type: 'boolean', default: false },
+    /** Runs only the scenarios whose name contains this text. */
+    only: { type: 'string', default: '' },
   },
 });
 const scale = Number(flags.scale);
@@ -87,7 +89,8 @@ interface Server {
 
 function startServer(kind: 'product' | 'baseline', databaseUrl: string, secret: string): Promise<Server> {
   const child = fork(path.join(import.meta.dirname, 'serve.ts'), [kind, databaseUrl, secret], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CPU_PROF=1 writes a CPU profile of each server into bench/results/profiles.
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'results/profiles')}`] : [])],
     env: { ...process.env, BENCH_PUBLIC_URL: 'http://docs.example.com' },
   });
   const stats = () =>
@@ -250,7 +253,7 @@ try {
   const [product, baseline] = await Promise.all([startServer('product', database.url, secret), startServer('baseline', database.url, secret)]);
   servers.push(product, baseline);
 
-  const list = variants(product, baseline, main.organizationId, main.spaceIds);
+  const list = variants(product, baseline, main.organizationId, main.spaceIds).filter((v) => v.scenario.includes(flags.only));
   await checkIdentical(list, token);
   log(`measuring: ${rounds} rounds x ${duration}s per variant, ${connections} connections`);
   const results = await interleaved(list, token);
@@ -316,6 +319,6 @@ try {
   console.log('\nTargets:');
   for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target} (${t.value.toFixed(2)})`);
 } finally {
-  for (const server of servers) server.child.kill();
+  for (const server of servers) server.child.send({ type: 'exit' });
   await database.close();
 }

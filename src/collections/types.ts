@@ -2,8 +2,8 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { type Collection as CollectionRow, Prisma } from '../generated/prisma/client.js';
 import { type ChildListSource, childPage } from '../kernel/child-lists.js';
-import { levelOn, visibleLevel } from '../kernel/access.js';
-import { builder, keepNull, permissionsType } from '../kernel/builder.js';
+import { levelOf, rememberLevels, visibleLevel } from '../kernel/access.js';
+import { builder, keepNull, mapMaybePromise, permissionsType } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { listArgs, listOf } from '../kernel/lists.js';
 import { collectionPermissions, visibleToViewerSql } from '../kernel/permissions.js';
@@ -29,7 +29,7 @@ export const Collection = builder.prismaObject('Collection', {
       type: CollectionUrls,
       resolve: (c, _args, ctx) => ({ location: apiUrl(ctx, `collections/${c.id}`), app: appUrl(ctx, `c/${c.id}`) }),
     }),
-    permissions: t.field({ type: CollectionPermissions, resolve: async (c, _args, ctx) => collectionPermissions(await levelOn(ctx, c)) }),
+    permissions: t.field({ type: CollectionPermissions, resolve: (c, _args, ctx) => mapMaybePromise(levelOf(ctx, c), collectionPermissions) }),
   }),
 });
 
@@ -52,7 +52,11 @@ const liveCollections = (nested: boolean): ChildListSource<CollectionRow> => ({
   parentColumn: Prisma.sql`"organizationId"`,
   where: (ctx) => Prisma.sql`${visibleToViewerSql(ctx.viewer.userId)} ${nested ? Prisma.empty : Prisma.sql`AND t."parentId" IS NULL`}`,
   scope: (organizationId) => `orgs/${organizationId}/collections:${nested}`,
-  fetch: (ctx, info, ids) => ctx.prisma.collection.findMany({ ...queryFromInfo({ context: ctx, info, path: ['items'] }), where: { id: { in: ids } } }),
+  fetch: async (ctx, info, ids) => {
+    const collections = await ctx.prisma.collection.findMany({ ...queryFromInfo({ context: ctx, info, path: ['items'] }), where: { id: { in: ids } } });
+    await rememberLevels(ctx, collections);
+    return collections;
+  },
 });
 const collectionSources = { true: liveCollections(true), false: liveCollections(false) };
 

@@ -92,3 +92,8 @@ export function permissionsType<K extends string>(name: string, compute: (level:
     fields: (t) => Object.fromEntries(keys.map((key) => [key, t.boolean({ resolve: (permissions) => permissions[key] })])),
   });
 }
+
+/** Applies `fn` to a value that may or may not be a promise, staying synchronous when it is not. */
+export function mapMaybePromise<T, R>(value: T | Promise<T>, fn: (value: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(fn) : fn(value);
+}

@@ -2,7 +2,9 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder, keepNull, permissionsType, restEnum } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
+import type { Organization as OrganizationRow } from '../generated/prisma/client.js';
 import { memberOf } from '../kernel/access.js';
+import { selectsOnly } from '../kernel/selection.js';
 import { listArgs, listOf } from '../kernel/lists.js';
 import { listPage } from '../kernel/pagination.js';
 import { organizationPermissions } from '../kernel/permissions.js';
@@ -69,6 +71,9 @@ export const Organization = builder.prismaObject('Organization', {
 
 export const OrganizationList = listOf('Organization', Organization);
 
+/** Fields of Organization that read nothing but the id (the lists hanging off it). */
+const ID_ONLY_FIELDS = new Set(['__typename', 'id', 'spaces', 'collections']);
+
 builder.queryFields((t) => ({
   organizations: t.field({
     type: OrganizationList,
@@ -91,9 +96,12 @@ builder.queryFields((t) => ({
   organization: t.prismaField({
     type: 'Organization',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      await memberOf(ctx, String(args.id), 'Organization');
-      return ctx.prisma.organization.findUniqueOrThrow({ ...query, where: { id: String(args.id) } });
+    resolve: async (query, _root, args, ctx, info) => {
+      const id = String(args.id);
+      await memberOf(ctx, id, 'Organization');
+      // Lists under an organization need nothing but its id (membership is already proven): skip loading the row.
+      if (selectsOnly(info, ID_ONLY_FIELDS)) return { id } as OrganizationRow;
+      return ctx.prisma.organization.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   organizationsForEmailDomain: t.prismaField({

@@ -22,3 +22,19 @@ export function spaceCounts(ctx: Context, spaceId: string): Promise<SpaceCounts>
     return ids.map((id) => byId.get(id)!);
   }).load(spaceId);
 }
+
+const knownCounts = new WeakMap<{ id: string }, SpaceCounts>();
+
+/** Loads the counters of a page of spaces in one go and keeps them beside the rows (see rememberLevels). */
+export async function rememberCounts(ctx: Context, spaces: { id: string }[]): Promise<void> {
+  const counts = await Promise.all(spaces.map((space) => spaceCounts(ctx, space.id)));
+  spaces.forEach((space, i) => knownCounts.set(space, counts[i]));
+}
+
+/** A resolver for one counter: synchronous for rows whose counters were remembered. */
+export const counter =
+  (key: keyof SpaceCounts) =>
+  (space: { id: string }, _args: unknown, ctx: Context): number | Promise<number> => {
+    const known = knownCounts.get(space);
+    return known ? known[key] : spaceCounts(ctx, space.id).then((counts) => counts[key]);
+  };

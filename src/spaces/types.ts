@@ -2,10 +2,10 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { Prisma, type Space as SpaceRow } from '../generated/prisma/client.js';
 import { type ChildListSource, childPage } from '../kernel/child-lists.js';
-import { spaceCounts } from './counts.js';
+import { counter, rememberCounts } from './counts.js';
 import { Collection } from '../collections/types.js';
-import { levelOn, visibleLevel } from '../kernel/access.js';
-import { builder, keepNull, permissionsType, restEnum } from '../kernel/builder.js';
+import { levelOf, rememberLevels, visibleLevel } from '../kernel/access.js';
+import { builder, keepNull, mapMaybePromise, permissionsType, restEnum } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { listArgs, listOf } from '../kernel/lists.js';
 import { spacePermissions, visibleToViewerSql } from '../kernel/permissions.js';
@@ -60,12 +60,12 @@ export const Space = builder.prismaObject('Space', {
     }),
     revision: t.string({ description: 'Id of the active revision.', resolve: (s) => s.revisionId! }),
     defaultLevel: t.expose('defaultLevel', { type: ContentLevelEnum, nullable: true, ...keepNull }),
-    comments: t.int({ description: 'Open comments.', resolve: async (s, _args, ctx) => (await spaceCounts(ctx, s.id)).comments }),
-    changeRequests: t.int({ resolve: async (s, _args, ctx) => (await spaceCounts(ctx, s.id)).changeRequests }),
-    changeRequestsOpen: t.int({ resolve: async (s, _args, ctx) => (await spaceCounts(ctx, s.id)).changeRequestsOpen }),
-    changeRequestsDraft: t.int({ resolve: async (s, _args, ctx) => (await spaceCounts(ctx, s.id)).changeRequestsDraft }),
+    comments: t.int({ description: 'Open comments.', resolve: counter('comments') }),
+    changeRequests: t.int({ resolve: counter('changeRequests') }),
+    changeRequestsOpen: t.int({ resolve: counter('changeRequestsOpen') }),
+    changeRequestsDraft: t.int({ resolve: counter('changeRequestsDraft') }),
     urls: t.field({ type: SpaceUrls, resolve: (s, _args, ctx) => ({ location: apiUrl(ctx, `spaces/${s.id}`), app: appUrl(ctx, `s/${s.id}`) }) }),
-    permissions: t.field({ type: SpacePermissions, resolve: async (s, _args, ctx) => spacePermissions(await levelOn(ctx, s)) }),
+    permissions: t.field({ type: SpacePermissions, resolve: (s, _args, ctx) => mapMaybePromise(levelOf(ctx, s), spacePermissions) }),
   }),
 });
 
@@ -77,7 +77,11 @@ const liveSpaces = (parentColumn: 'organizationId' | 'parentId', scope: (parentI
   parentColumn: Prisma.raw(`"${parentColumn}"`),
   where: (ctx) => Prisma.sql`t."deletedAt" IS NULL AND ${visibleToViewerSql(ctx.viewer.userId)}`,
   scope,
-  fetch: (ctx, info, ids) => ctx.prisma.space.findMany({ ...queryFromInfo({ context: ctx, info, path: ['items'] }), where: { id: { in: ids } } }),
+  fetch: async (ctx, info, ids) => {
+    const spaces = await ctx.prisma.space.findMany({ ...queryFromInfo({ context: ctx, info, path: ['items'] }), where: { id: { in: ids } } });
+    await Promise.all([rememberLevels(ctx, spaces), rememberCounts(ctx, spaces)]);
+    return spaces;
+  },
 });
 const organizationSpaces = liveSpaces('organizationId', (id) => `orgs/${id}/spaces`);
 const collectionSpaces = liveSpaces('parentId', (id) => `collections/${id}/spaces`);
