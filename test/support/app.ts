@@ -1,7 +1,7 @@
 // A real service for a test file: its own database (cloned from the migrated template), listening on a free
 // loopback port, with an optional controllable clock. Fixtures go through the same admin commands as the CLI.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { addMember, createOrganization, createToken, createUser } from '../../src/admin/commands.js';
@@ -60,7 +60,8 @@ export interface TestApp {
 
 export async function startTestApp(): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'api-test-')), PORT: '0' });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'api-test-'));
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0' });
   const clock = new TestClock();
   const app = createApp({ config, databaseUrl: database.url, secret: randomBytes(32), clock });
   const url = await app.listen(0, '127.0.0.1');
@@ -113,6 +114,7 @@ export async function startTestApp(): Promise<TestApp> {
     async close() {
       await app.close();
       await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
