@@ -304,7 +304,8 @@ try {
   };
   const dir = path.join(import.meta.dirname, 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  // latest.json is what the README quotes: only a run of every scenario replaces it.
+  if (!flags.only) writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(dir, `${report.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(report, null, 2)}\n`);
 
   const table = [
