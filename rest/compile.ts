@@ -8,7 +8,6 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLInputType,
-  type GraphQLNamedType,
   type GraphQLOutputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -18,7 +17,6 @@ import {
   GraphQLList,
   GraphQLNonNull,
   Kind,
-  getNamedType,
   isCompositeType,
   isEnumType,
   isListType,
@@ -161,7 +159,7 @@ type Writer = (value: unknown) => string;
  * spellings, absent optional fields omitted rather than null, keys in selection order. One pass, no intermediate copy
  * of the result (the copy and the generic JSON.stringify walk were a large share of list requests' CPU and garbage).
  */
-export function jsonWriter(plan: OutputPlan): Writer {
+function jsonWriter(plan: OutputPlan): Writer {
   switch (plan.kind) {
     case 'leaf':
       return (value) => JSON.stringify(value);
@@ -210,6 +208,3 @@ export function fromRest(value: unknown, type: GraphQLInputType): unknown {
   }
   return value;
 }
-
-/** The named type of a variable, for coercing query-string text. */
-export const namedType = (type: GraphQLInputType): GraphQLNamedType => getNamedType(type);

@@ -1,20 +1,20 @@
 // Serves /v1: finds the route, authenticates, maps the request to variables, runs the precompiled operation, and
 // writes the REST response (body, status, Location) or the error body `{"error":{"code","message"}}`.
-import { GraphQLEnumType, type GraphQLError, type GraphQLInputType, type GraphQLSchema, isListType, isNonNullType } from 'graphql';
+import { getNamedType, GraphQLEnumType, type GraphQLError, type GraphQLInputType, type GraphQLSchema, isListType, isNonNullType } from 'graphql';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Context as KoaContext, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { authenticate, createContext, type Services } from '../src/kernel/context.js';
 import { ApiError, badRequest, notFound, statusOf } from '../src/kernel/errors.js';
 import { ID_PATTERN } from '../src/kernel/ids.js';
-import { type CompiledRoute, compileRoute, enumSpellings, fromRest, namedType } from './compile.js';
+import { type CompiledRoute, compileRoute, enumSpellings, fromRest } from './compile.js';
 import type { RouteDefinition } from './route.js';
 
 const MAX_BODY = '1mb';
 const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 
 function queryValue(name: string, text: string, type: GraphQLInputType): unknown {
-  const named = namedType(type);
+  const named = getNamedType(type);
   switch (named.name) {
     case 'Int':
       if (!/^-?\d+$/.test(text)) throw badRequest(`Invalid "${name}": must be an integer.`);
@@ -98,7 +98,7 @@ export function restMiddleware(schema: GraphQLSchema, definitions: readonly Rout
     for (const [name, value] of Object.entries(params)) {
       const type = route.variables.get(name)!;
       // An id that cannot exist is simply not found.
-      if (namedType(type).name === 'ID' && !ID_PATTERN.test(value ?? '')) throw notFound('Resource');
+      if (getNamedType(type).name === 'ID' && !ID_PATTERN.test(value ?? '')) throw notFound('Resource');
       variables[name] = value;
     }
     for (const [name, raw] of Object.entries(ctx.query)) {

@@ -16,7 +16,7 @@ export class AdminError extends Error {
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
-export const MEMBER_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const satisfies readonly MemberRole[];
+const MEMBER_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const satisfies readonly MemberRole[];
 
 /** Key of the advisory lock that serialises bootstraps (any constant distinct from Prisma's migrate lock). */
 const BOOTSTRAP_LOCK = 1685021555; // 'docs' as a 32-bit integer
@@ -49,7 +49,7 @@ function optionalText(value: unknown, what: string, max = 255): string | undefin
 }
 
 /** A role name, or "guest" for a member without role (null). */
-export function parseRole(role: unknown): MemberRole | null {
+function parseRole(role: unknown): MemberRole | null {
   const value = typeof role === 'string' ? role.trim().toLowerCase() : '';
   if (value === 'guest') return null;
   if ((MEMBER_ROLES as readonly string[]).includes(value)) return value as MemberRole;

@@ -1,22 +1,11 @@
-// The Prisma client over a node-postgres pool. Every SQL statement sent through the pool is counted, in total and
-// per scope (a request, a test), which is how tests prove that a request's statement count does not grow with the
-// size of a page.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// The Prisma client over a node-postgres pool. Every SQL statement sent through the pool is counted, which is how
+// tests and the benchmark prove that a request's statement count does not grow with the size of a page.
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 export interface StatementCounter {
   count: number;
-}
-
-const statementScope = new AsyncLocalStorage<StatementCounter>();
-
-/** Runs `fn`, counting the SQL statements it sends (including those of concurrent work it starts). */
-export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: number }> {
-  const counter = { count: 0 };
-  const result = await statementScope.run(counter, fn);
-  return { result, statements: counter.count };
 }
 
 export interface Database {
@@ -34,8 +23,6 @@ export function connectDatabase(url: string, poolSize = 10): Database {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     client.query = ((...args: unknown[]) => {
       statements.count++;
-      const scope = statementScope.getStore();
-      if (scope) scope.count++;
       return query(...args);
     }) as typeof client.query;
   });

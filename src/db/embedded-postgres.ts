@@ -61,7 +61,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Port of a server already running on this data directory, read from its postmaster.pid. */
-export function runningPort(pgData: string): number | undefined {
+function runningPort(pgData: string): number | undefined {
   const pidFile = path.join(pgData, 'postmaster.pid');
   if (!existsSync(pidFile)) return undefined;
   const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');

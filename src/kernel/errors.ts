@@ -29,7 +29,6 @@ export const forbidden = (message: string) => new ApiError(403, message);
 /** Unknown, or not visible to the caller: the two are never told apart. */
 export const notFound = (kind: string) => new ApiError(404, `${kind} not found`);
 export const conflict = (message: string) => new ApiError(409, message);
-export const preconditionFailed = (message: string) => new ApiError(412, message);
 
 /** Status of any error thrown while serving a request; anything that is not an ApiError is a bug (500). */
 export function statusOf(error: unknown): number {
