@@ -1,58 +1,86 @@
-// Compiles route definitions against the GraphQL schema, once, at start-up: parse, validate, and precompute how
-// REST values become variables and how results become REST bodies. A route that does not compile stops the service
-// from starting, with the route named in the error.
+// Compiles route definitions against the GraphQL schema, once, at start-up: builds each route's operation from its
+// field path and the registered fragments, validates it, compiles it with graphql-jit, and precomputes how REST
+// values become variables and how results become REST bodies. A route that does not compile stops the service from
+// starting, with the route named in the error.
 import {
+  type ArgumentNode,
   type DocumentNode,
   type ExecutionResult,
   execute,
   type FieldNode,
   type FragmentDefinitionNode,
-  type GraphQLInputType,
-  type GraphQLOutputType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
+  type GraphQLCompositeType,
   GraphQLEnumType,
-  GraphQLInputObjectType,
-  GraphQLList,
-  GraphQLNonNull,
-  Kind,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type NamedTypeNode,
+  type GraphQLSchema,
+  getNamedType,
+  isAbstractType,
   isCompositeType,
   isEnumType,
+  isLeafType,
   isListType,
   isNonNullType,
   isObjectType,
+  Kind,
+  type OperationDefinitionNode,
   parse,
+  parseType,
+  type SelectionNode,
+  type SelectionSetNode,
+  TypeInfo,
   typeFromAST,
+  visit,
+  visitWithTypeInfo,
   validate,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import type { RouteDefinition } from './route.js';
+import type { RestModule, RouteDefinition } from './route.js';
+
+/** Where a variable's value comes from in the HTTP request. */
+export type VariableSource = 'path' | 'query' | 'body';
+
+export interface VariableBinding {
+  name: string;
+  source: VariableSource;
+  type: GraphQLInputType;
+}
 
 /** How to turn one GraphQL result value into its REST form. */
 export type OutputPlan =
   | { kind: 'leaf' }
   | { kind: 'enum'; rest: ReadonlyMap<string, string> }
   | { kind: 'list'; of: OutputPlan }
-  | { kind: 'object'; fields: readonly { key: string; keepNull: boolean; plan: OutputPlan }[] };
+  | ObjectPlan
+  | { kind: 'abstract'; byType: ReadonlyMap<string, ObjectPlan> };
+
+interface ObjectPlan {
+  kind: 'object';
+  fields: readonly { key: string; keepNull: boolean; plan: OutputPlan }[];
+}
 
 export interface CompiledRoute {
   definition: RouteDefinition;
   document: DocumentNode;
-  operationName: string;
   /** Runs the operation: compiled to JavaScript by graphql-jit, or graphql-js's execute where jit cannot compile it. */
   run(context: unknown, variables: Record<string, unknown>): Promise<ExecutionResult> | ExecutionResult;
-  /** Variable name to its GraphQL input type. */
-  variables: ReadonlyMap<string, GraphQLInputType>;
+  variables: readonly VariableBinding[];
   /** Response keys leading from `data` to the body. */
   bodyPath: readonly string[];
   /** Writes the body's REST JSON. */
   write: Writer;
 }
 
+/** Response key under which abstract selections carry their concrete type, for the writer only. */
+const TYPE_KEY = '__restType';
+
 const restSpellings = new WeakMap<GraphQLEnumType, { toRest: Map<string, string>; fromRest: Map<string, string> }>();
 
-/** REST spelling of each value of an enum (from `extensions.rest`, else the GraphQL name), both ways. */
+/** REST spelling of each value of an enum (`extensions.rest`, else the GraphQL name), both ways. */
 export function enumSpellings(type: GraphQLEnumType) {
   let spellings = restSpellings.get(type);
   if (!spellings) {
@@ -67,89 +95,316 @@ export function enumSpellings(type: GraphQLEnumType) {
   return spellings;
 }
 
-function outputPlan(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): OutputPlan {
-  if (isNonNullType(type)) return outputPlan(type.ofType, selectionSet, fragments);
-  if (isListType(type)) return { kind: 'list', of: outputPlan(type.ofType, selectionSet, fragments) };
-  if (isEnumType(type)) return { kind: 'enum', rest: enumSpellings(type).toRest };
-  if (!isCompositeType(type) || !selectionSet) return { kind: 'leaf' };
-  if (!isObjectType(type)) throw new Error(`Abstract type ${type.name} is not supported in REST operations yet.`);
-  const fields: { key: string; keepNull: boolean; plan: OutputPlan }[] = [];
-  for (const node of collectFields(selectionSet, fragments)) {
-    const key = node.alias?.value ?? node.name.value;
-    if (node.name.value === '__typename') {
-      fields.push({ key, keepNull: false, plan: { kind: 'leaf' } });
-      continue;
-    }
-    const field = type.getFields()[node.name.value];
-    const keepNull = (field.extensions as { restKeepNull?: boolean }).restKeepNull === true;
-    fields.push({ key, keepNull, plan: outputPlan(field.type, node.selectionSet, fragments) });
-  }
-  return { kind: 'object', fields };
-}
+// --- fragments ---------------------------------------------------------------------------------------------------
 
-/** Fields of a selection set with fragments inlined, first occurrence of each response key kept. */
-function collectFields(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen = new Set<string>()): FieldNode[] {
-  const out: FieldNode[] = [];
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) {
-      const key = selection.alias?.value ?? selection.name.value;
-      if (!seen.has(key)) {
-        seen.add(key);
-        out.push(selection);
+const selectionSet = (selections: readonly SelectionNode[]): SelectionSetNode => ({ kind: Kind.SELECTION_SET, selections });
+const fieldNode = (name: string, set?: SelectionSetNode, alias?: string): FieldNode => ({
+  kind: Kind.FIELD,
+  name: { kind: Kind.NAME, value: name },
+  ...(alias && { alias: { kind: Kind.NAME, value: alias } }),
+  ...(set && { selectionSet: set }),
+});
+const fragmentName = (typeName: string) => `${typeName}Fields`;
+
+/**
+ * The registered REST selections of every type, as fragment definitions completed against the schema. Fields
+ * marked `@keepNull` are remembered (the directive is REST's, not GraphQL's, so it is removed).
+ */
+export class Fragments {
+  readonly definitions = new Map<string, FragmentDefinitionNode>();
+  readonly keepNull = new WeakSet<FieldNode>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    modules: readonly RestModule[],
+  ) {
+    const sources = new Map<string, string>();
+    for (const module of modules) {
+      for (const [typeName, selection] of Object.entries(module.fragments ?? {})) {
+        if (sources.has(typeName)) throw new Error(`REST fragment ${fragmentName(typeName)} is registered twice.`);
+        sources.set(typeName, selection);
       }
-    } else {
-      const inner = selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : fragments.get(selection.name.value)!.selectionSet;
-      out.push(...collectFields(inner, fragments, seen));
+    }
+    for (const [typeName, selection] of sources) {
+      const type = schema.getType(typeName);
+      if (!type || !isCompositeType(type)) throw new Error(`REST fragment ${fragmentName(typeName)}: no composite type ${typeName} in the schema.`);
+      const parsed = parse(`fragment ${fragmentName(typeName)} on ${typeName} { ${selection} }`, { noLocation: true });
+      const definition = parsed.definitions[0] as FragmentDefinitionNode;
+      this.definitions.set(typeName, { ...definition, selectionSet: this.complete(definition.selectionSet, type, typeName) });
     }
   }
-  return out;
+
+  /** A selection set whose composite fields without a sub-selection get their type's default selection. */
+  private complete(set: SelectionSetNode, type: GraphQLCompositeType, where: string): SelectionSetNode {
+    return selectionSet(
+      set.selections.map((selection) => {
+        if (selection.kind !== Kind.FIELD) return selection;
+        if (selection.name.value === '__typename') return selection;
+        const field = 'getFields' in type ? type.getFields()[selection.name.value] : undefined;
+        if (!field) throw new Error(`REST fragment ${fragmentName(where)}: ${type.name} has no field ${selection.name.value}.`);
+        const named = getNamedType(field.type);
+        const sub = selection.selectionSet
+          ? this.complete(selection.selectionSet, named as GraphQLCompositeType, where)
+          : this.defaultSelection(named);
+        const keepNull = selection.directives?.some((d) => d.name.value === 'keepNull') ?? false;
+        const completed: FieldNode = { ...selection, directives: selection.directives?.filter((d) => d.name.value !== 'keepNull'), selectionSet: sub };
+        if (keepNull) this.keepNull.add(completed);
+        return completed;
+      }),
+    );
+  }
+
+  /**
+   * What a route selects of a type: its registered fragment; for an abstract type, each possible type's selection;
+   * for any other object type, every field that takes no arguments, each selected the same way.
+   */
+  defaultSelection(type: GraphQLNamedType, path: readonly string[] = []): SelectionSetNode | undefined {
+    if (isLeafType(type)) return undefined;
+    if (this.definitions.has(type.name)) {
+      return selectionSet([{ kind: Kind.FRAGMENT_SPREAD, name: { kind: Kind.NAME, value: fragmentName(type.name) } }]);
+    }
+    if (path.includes(type.name)) throw new Error(`${[...path, type.name].join(' > ')}: a type that contains itself needs a REST fragment.`);
+    if (isAbstractType(type)) {
+      return selectionSet(
+        this.schema.getPossibleTypes(type).map((possible) => ({
+          kind: Kind.INLINE_FRAGMENT,
+          typeCondition: { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: possible.name } },
+          selectionSet: this.defaultSelection(possible, [...path, type.name])!,
+        })),
+      );
+    }
+    const object = type as GraphQLObjectType;
+    return selectionSet(
+      Object.values(object.getFields())
+        .filter((field) => field.args.length === 0)
+        .map((field) => fieldNode(field.name, this.defaultSelection(getNamedType(field.type), [...path, type.name]))),
+    );
+  }
+
+  /** Definitions of the fragments a document spreads, directly or through other fragments. */
+  usedBy(document: DocumentNode): FragmentDefinitionNode[] {
+    const used = new Map<string, FragmentDefinitionNode>();
+    const byName = new Map([...this.definitions.values()].map((d) => [d.name.value, d]));
+    const walk = (node: DocumentNode | FragmentDefinitionNode) =>
+      visit(node, {
+        FragmentSpread(spread) {
+          const definition = byName.get(spread.name.value);
+          if (definition && !used.has(spread.name.value)) {
+            used.set(spread.name.value, definition);
+            walk(definition);
+          }
+        },
+      });
+    walk(document);
+    return [...used.values()];
+  }
 }
 
-function withUniqueFragments(document: DocumentNode): DocumentNode {
-  const seen = new Set<string>();
-  return {
-    ...document,
-    definitions: document.definitions.filter((d) => {
-      if (d.kind !== Kind.FRAGMENT_DEFINITION) return true;
-      if (seen.has(d.name.value)) return false;
-      seen.add(d.name.value);
-      return true;
-    }),
-  };
+// --- operations --------------------------------------------------------------------------------------------------
+
+const pathParameters = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+
+function sourceOf(name: string, pathParams: readonly string[]): VariableSource {
+  if (pathParams.includes(name)) return 'path';
+  return name === 'body' ? 'body' : 'query';
 }
 
-export function compileRoute(schema: GraphQLSchema, definition: RouteDefinition): CompiledRoute {
-  const where = `${definition.method} ${definition.path}`;
-  const document = withUniqueFragments(parse(definition.operation, { noLocation: false }));
-  const errors = validate(schema, document);
-  if (errors.length) throw new Error(`Route ${where}: ${errors.map((e) => e.message).join('; ')}`);
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (operations.length !== 1 || !operations[0].name) throw new Error(`Route ${where}: needs exactly one named operation.`);
-  const operation = operations[0];
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
+/** An argument a query string can carry: a scalar or enum, or a list of them. */
+const isQueryable = (type: GraphQLInputType) => isLeafType(getNamedType(type));
+
+/** Splits `a(x: $y).b.c` into its fields, dots inside parentheses excepted. */
+function splitFieldPath(fieldPath: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of fieldPath) {
+    if (char === '(') depth++;
+    if (char === ')') depth--;
+    if (char === '.' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += char;
+  }
+  return [...parts, current];
+}
+
+/** The operation of a field-path route: variables bound as route.ts describes, the last field's default selection. */
+function operationFromFieldPath(schema: GraphQLSchema, fragments: Fragments, definition: RouteDefinition) {
+  const rootType = definition.method === 'GET' ? schema.getQueryType()! : schema.getMutationType()!;
+  const segments = splitFieldPath(definition.field!);
+  const parsed = parse(`{ ${segments.join(' { ')}${' }'.repeat(segments.length - 1)} }`, { noLocation: true });
+  const pathParams = pathParameters(definition.path);
   const variables = new Map<string, GraphQLInputType>();
-  for (const v of operation.variableDefinitions ?? []) {
-    variables.set(v.variable.name.value, typeFromAST(schema, v.type as never) as GraphQLInputType);
+  const bind = (name: string, type: GraphQLInputType, where: string) => {
+    const known = variables.get(name);
+    if (known && String(known) !== String(type)) throw new Error(`$${name} is bound as ${known} and as ${type} (${where}).`);
+    variables.set(name, type);
+  };
+
+  const chain: FieldNode[] = [];
+  let node = (parsed.definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
+  let parentType: GraphQLObjectType = rootType;
+  let leaf: GraphQLField<unknown, unknown> | undefined;
+  for (;;) {
+    const field = parentType.getFields()[node.name.value];
+    if (!field) throw new Error(`${parentType.name} has no field ${node.name.value}.`);
+    const args: ArgumentNode[] = [...(node.arguments ?? [])];
+    for (const argument of args) {
+      const arg = field.args.find((a) => a.name === argument.name.value);
+      if (!arg) throw new Error(`${parentType.name}.${field.name} has no argument ${argument.name.value}.`);
+      if (argument.value.kind === Kind.VARIABLE) bind(argument.value.name.value, arg.type, `${field.name}(${arg.name})`);
+    }
+    for (const arg of field.args) {
+      if (args.some((a) => a.name.value === arg.name)) continue;
+      if (isQueryable(arg.type) && !pathParams.includes(arg.name)) {
+        bind(arg.name, arg.type, `${field.name}(${arg.name})`);
+        args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: arg.name }, value: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: arg.name } } });
+      } else if (isNonNullType(arg.type) && arg.defaultValue === undefined) {
+        throw new Error(`${parentType.name}.${field.name}(${arg.name}:) is required and not bound.`);
+      }
+    }
+    chain.push({ ...node, arguments: args });
+    const next = node.selectionSet?.selections[0] as FieldNode | undefined;
+    const named = getNamedType(field.type);
+    if (!next) {
+      leaf = field;
+      break;
+    }
+    if (!isObjectType(named)) throw new Error(`${parentType.name}.${field.name} is not an object: ${next.name.value} cannot follow it.`);
+    parentType = named;
+    node = next;
   }
-  for (const param of definition.path.matchAll(/:(\w+)/g)) {
-    if (!variables.has(param[1])) throw new Error(`Route ${where}: path parameter :${param[1]} has no variable $${param[1]}.`);
+
+  // Rebuild the nested selection from the leaf outwards, the leaf with its default selection.
+  let selection = fragments.defaultSelection(getNamedType(leaf.type));
+  for (const field of [...chain].reverse()) selection = selectionSet([{ ...field, selectionSet: selection }]);
+  const operation: OperationDefinitionNode = {
+    kind: Kind.OPERATION_DEFINITION,
+    operation: rootType === schema.getQueryType() ? ('query' as never) : ('mutation' as never),
+    name: { kind: Kind.NAME, value: definition.name },
+    variableDefinitions: [...variables].map(([name, type]) => ({
+      kind: Kind.VARIABLE_DEFINITION,
+      variable: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: name } },
+      type: parseType(String(type), { noLocation: true }),
+    })),
+    selectionSet: selection!,
+  };
+  return { operation, bodyPath: chain.map((field) => field.alias?.value ?? field.name.value) };
+}
+
+/** Adds `__restType: __typename` to every selection on an interface or union, for the writer to dispatch on. */
+function withTypeKeys(schema: GraphQLSchema, document: DocumentNode): DocumentNode {
+  const typeInfo = new TypeInfo(schema);
+  return visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      SelectionSet(set) {
+        const parent = typeInfo.getParentType();
+        if (!parent || !isAbstractType(parent)) return undefined;
+        if (set.selections.some((s) => s.kind === Kind.FIELD && s.alias?.value === TYPE_KEY)) return undefined;
+        return selectionSet([fieldNode('__typename', undefined, TYPE_KEY), ...set.selections]);
+      },
+    }),
+  );
+}
+
+export function compileRoute(schema: GraphQLSchema, fragments: Fragments, definition: RouteDefinition): CompiledRoute {
+  const where = `${definition.method} ${definition.path}`;
+  try {
+    let operation: OperationDefinitionNode;
+    let bodyPath: string[];
+    if (definition.field) {
+      ({ operation, bodyPath } = operationFromFieldPath(schema, fragments, definition));
+    } else {
+      const parsed = parse(definition.operation!, { noLocation: true });
+      const operations = parsed.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+      if (operations.length !== 1 || parsed.definitions.length !== 1) throw new Error('needs exactly one operation (fragments come from the registry).');
+      operation = operations[0];
+      bodyPath = definition.body!.split('.').filter(Boolean);
+    }
+    const bare: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation] };
+    const document = withTypeKeys(schema, { kind: Kind.DOCUMENT, definitions: [operation, ...fragments.usedBy(bare)] });
+    const errors = validate(schema, document);
+    if (errors.length) throw new Error(errors.map((e) => e.message).join('; '));
+    const compiledOperation = document.definitions[0] as OperationDefinitionNode;
+    const pathParams = pathParameters(definition.path);
+    const variables: VariableBinding[] = (compiledOperation.variableDefinitions ?? []).map((v) => ({
+      name: v.variable.name.value,
+      source: sourceOf(v.variable.name.value, pathParams),
+      type: typeFromAST(schema, v.type as NamedTypeNode) as GraphQLInputType,
+    }));
+    for (const param of pathParams) {
+      if (!variables.some((v) => v.name === param)) throw new Error(`path parameter :${param} is bound to no argument.`);
+    }
+    const fragmentMap = new Map(
+      document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    );
+    const rootType = compiledOperation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+    const planner = new Planner(schema, fragmentMap, fragments.keepNull);
+    let plan: OutputPlan = planner.plan(rootType, compiledOperation.selectionSet);
+    for (const key of bodyPath) {
+      const field = plan.kind === 'object' ? plan.fields.find((f) => f.key === key) : undefined;
+      if (!field) throw new Error(`the body path ${bodyPath.join('.')} is not in the selection.`);
+      plan = field.plan;
+    }
+    const jit = compileQuery(schema, document, definition.name);
+    const run: CompiledRoute['run'] = isCompiledQuery(jit)
+      ? (context, variableValues) => jit.query(undefined, context, variableValues)
+      : (contextValue, variableValues) => execute({ schema, document, operationName: definition.name, variableValues, contextValue });
+    return { definition, document, run, variables, bodyPath, write: jsonWriter(plan) };
+  } catch (error) {
+    throw new Error(`Route ${where} (${definition.name}): ${(error as Error).message}`);
   }
-  const rootType = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
-  let plan = outputPlan(rootType, operation.selectionSet, fragments);
-  const bodyPath = definition.body === undefined ? [plan.kind === 'object' && plan.fields.length === 1 ? plan.fields[0].key : '?'] : definition.body.split('.').filter(Boolean);
-  for (const key of bodyPath) {
-    const field = plan.kind === 'object' ? plan.fields.find((f) => f.key === key) : undefined;
-    if (!field) throw new Error(`Route ${where}: the body path ${bodyPath.join('.')} is not in the selection (one root field is expected by default).`);
-    plan = field.plan;
+}
+
+/** Builds output plans: which response keys to write, in which spelling, for each selection. */
+class Planner {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+    private readonly keepNull: WeakSet<FieldNode>,
+  ) {}
+
+  plan(type: GraphQLOutputType, set: SelectionSetNode | undefined): OutputPlan {
+    if (isNonNullType(type)) return this.plan(type.ofType, set);
+    if (isListType(type)) return { kind: 'list', of: this.plan(type.ofType, set) };
+    if (isEnumType(type)) return { kind: 'enum', rest: enumSpellings(type).toRest };
+    if (!isCompositeType(type) || !set) return { kind: 'leaf' };
+    if (isObjectType(type)) return this.objectPlan(type, set);
+    return {
+      kind: 'abstract',
+      byType: new Map(this.schema.getPossibleTypes(type).map((possible) => [possible.name, this.objectPlan(possible, set)])),
+    };
   }
-  const operationName = operation.name!.value;
-  const jit = compileQuery(schema, document, operationName);
-  const run: CompiledRoute['run'] = isCompiledQuery(jit)
-    ? (context, variableValues) => jit.query(undefined, context, variableValues)
-    : (contextValue, variableValues) => execute({ schema, document, operationName, variableValues, contextValue });
-  return { definition, document, operationName, run, variables, bodyPath, write: jsonWriter(plan) };
+
+  private objectPlan(type: GraphQLObjectType, set: SelectionSetNode): ObjectPlan {
+    const fields = this.collect(type, set, new Set()).map((node) => {
+      const key = node.alias?.value ?? node.name.value;
+      const plan = node.name.value === '__typename' ? ({ kind: 'leaf' } as const) : this.plan(type.getFields()[node.name.value].type, node.selectionSet);
+      return { key, keepNull: this.keepNull.has(node), plan };
+    });
+    return { kind: 'object', fields };
+  }
+
+  /** Fields a selection set applies to objects of `type`, fragments inlined, first occurrence of each key kept. */
+  private collect(type: GraphQLObjectType, set: SelectionSetNode, seen: Set<string>): FieldNode[] {
+    const out: FieldNode[] = [];
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const key = selection.alias?.value ?? selection.name.value;
+        if (key !== TYPE_KEY && !seen.has(key)) {
+          seen.add(key);
+          out.push(selection);
+        }
+        continue;
+      }
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : this.fragments.get(selection.name.value)!;
+      const condition = fragment.typeCondition && this.schema.getType(fragment.typeCondition.name.value);
+      const applies = !condition || condition === type || (isAbstractType(condition) && this.schema.isSubType(condition, type));
+      if (applies) out.push(...this.collect(type, fragment.selectionSet, seen));
+    }
+    return out;
+  }
 }
 
 type Writer = (value: unknown) => string;
@@ -169,6 +424,10 @@ function jsonWriter(plan: OutputPlan): Writer {
       const item = jsonWriter(plan.of);
       return (value) => `[${(value as unknown[]).map((v) => (v === null || v === undefined ? 'null' : item(v))).join(',')}]`;
     }
+    case 'abstract': {
+      const writers = new Map([...plan.byType].map(([name, objectPlan]) => [name, jsonWriter(objectPlan)]));
+      return (value) => writers.get((value as Record<string, string>)[TYPE_KEY])!(value);
+    }
     case 'object': {
       const fields = plan.fields.map((f) => ({ key: f.key, prefix: `${JSON.stringify(f.key)}:`, keepNull: f.keepNull, write: jsonWriter(f.plan) }));
       return (value) => {
@@ -186,25 +445,4 @@ function jsonWriter(plan: OutputPlan): Writer {
       };
     }
   }
-}
-
-/**
- * The GraphQL form of a REST input value: enum values in REST spelling become GraphQL names, and fields the input
- * type does not know are dropped (GitBook clients of other versions send fields this API does not take).
- * Anything of the wrong shape is passed through for GraphQL's own coercion to reject with a precise message.
- */
-export function fromRest(value: unknown, type: GraphQLInputType): unknown {
-  if (value === null || value === undefined) return value;
-  if (type instanceof GraphQLNonNull) return fromRest(value, type.ofType);
-  if (type instanceof GraphQLList) return Array.isArray(value) ? value.map((v) => fromRest(v, type.ofType)) : fromRest(value, type.ofType);
-  if (type instanceof GraphQLEnumType) return typeof value === 'string' ? (enumSpellings(type).fromRest.get(value) ?? value) : value;
-  if (type instanceof GraphQLInputObjectType && typeof value === 'object' && !Array.isArray(value)) {
-    const fields = type.getFields();
-    const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-      if (fields[key]) out[key] = fromRest(v, fields[key].type);
-    }
-    return out;
-  }
-  return value;
 }

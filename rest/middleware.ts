@@ -1,44 +1,25 @@
-// Serves /v1: finds the route, authenticates, maps the request to variables, runs the precompiled operation, and
-// writes the REST response (body, status, Location) or the error body `{"error":{"code","message"}}`.
-import { getNamedType, GraphQLEnumType, type GraphQLError, type GraphQLInputType, type GraphQLSchema, isListType, isNonNullType } from 'graphql';
+// Serves /v1: finds the route, maps the request to variables, runs the precompiled operation with the context the
+// service creates, and writes the REST response (body, status, Location) or the error body
+// `{"error":{"code","message"}}`. The engine knows nothing of the API's domains, authentication or error types.
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { getNamedType, type GraphQLSchema, isNonNullType } from 'graphql';
 import type { Context as KoaContext, Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { authenticate, createContext, type Services } from '../src/kernel/context.js';
-import { ApiError, badRequest, notFound, statusOf } from '../src/kernel/errors.js';
-import { ID_PATTERN } from '../src/kernel/ids.js';
-import { type CompiledRoute, compileRoute, enumSpellings, fromRest } from './compile.js';
-import type { RouteDefinition } from './route.js';
+import { type CompiledRoute, compileRoute, Fragments } from './compile.js';
+import { RestError, statusOf } from './errors.js';
+import { fromRest, isList, queryValue } from './input.js';
+import type { RestModule } from './route.js';
 
 const MAX_BODY = '1mb';
 const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 
-function queryValue(name: string, text: string, type: GraphQLInputType): unknown {
-  const named = getNamedType(type);
-  switch (named.name) {
-    case 'Int':
-      if (!/^-?\d+$/.test(text)) throw badRequest(`Invalid "${name}": must be an integer.`);
-      return Number(text);
-    case 'Float': {
-      const number = Number(text);
-      if (text.trim() === '' || !Number.isFinite(number)) throw badRequest(`Invalid "${name}": must be a number.`);
-      return number;
-    }
-    case 'Boolean':
-      if (text !== 'true' && text !== 'false') throw badRequest(`Invalid "${name}": must be true or false.`);
-      return text === 'true';
-    default:
-      if (named instanceof GraphQLEnumType) {
-        const value = enumSpellings(named).fromRest.get(text);
-        if (!value) throw badRequest(`Invalid "${name}": must be one of ${[...enumSpellings(named).fromRest.keys()].join(', ')}.`);
-        return value;
-      }
-      return text;
-  }
-}
-
-function unwrapsToList(type: GraphQLInputType): boolean {
-  return isListType(isNonNullType(type) ? type.ofType : type);
+export interface RestOptions {
+  schema: GraphQLSchema;
+  modules: readonly RestModule[];
+  /** The GraphQL context of one request; throws (with an HTTP status) when the caller is not authenticated. */
+  createContext(authorization: string | undefined): Promise<unknown>;
+  /** Ids that can exist; a path id outside it is not found without running anything. */
+  idPattern: RegExp;
 }
 
 async function readJsonBody(ctx: KoaContext): Promise<unknown> {
@@ -46,79 +27,73 @@ async function readJsonBody(ctx: KoaContext): Promise<unknown> {
   const chunked = !!ctx.get('transfer-encoding');
   if (!length && !chunked) return undefined;
   if (!ctx.is('application/json', '+json')) {
-    throw new ApiError(415, 'Request bodies must be JSON, sent with Content-Type: application/json.');
+    throw new RestError(415, 'Request bodies must be JSON, sent with Content-Type: application/json.');
   }
   let text: string;
   try {
     text = await getRawBody(ctx.req, { limit: MAX_BODY, encoding: 'utf8', length: length || undefined });
   } catch (error) {
-    throw badRequest(`Request body could not be read: ${(error as Error).message}.`);
+    throw new RestError(400, `Request body could not be read: ${(error as Error).message}.`);
   }
   if (!text.trim()) return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    throw badRequest('Request body is not valid JSON.');
+    throw new RestError(400, 'Request body is not valid JSON.');
   }
 }
 
-/** GraphQL's coercion messages, rephrased around the REST field they are about. */
-function variableError(error: GraphQLError): ApiError {
-  const message = error.message;
-  const missingField = /Field "(\w+)" of required type "[^"]+" was not provided\./.exec(message);
-  const at = /^Variable "\$(\w+)" got invalid value .*? at "([^"]+)"; (.*)$/s.exec(message);
-  if (at) {
-    const field = at[2].replace(/^input\.?/, '');
-    if (missingField) return badRequest(`Invalid "${field ? `${field}.` : ''}${missingField[1]}": required.`);
-    return badRequest(`Invalid "${field || at[1]}": ${at[3]}`);
-  }
-  if (missingField) return badRequest(`Invalid "${missingField[1]}": required.`);
-  if (/^Variable "\$input" of required type/.test(message)) return badRequest('A JSON request body is required.');
-  const plain = /^Variable "\$(\w+)" got invalid value .*?; (.*)$/s.exec(message);
-  if (plain) return badRequest(`Invalid "${plain[1]}": ${plain[2]}`);
-  return badRequest(message);
+/** "spaceId" -> "Space", "changeRequestId" -> "Change request": the not-found message of the API for that kind. */
+const kindOf = (parameter: string) => {
+  const words = parameter.replace(/Id$/, '').replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+function sendError(ctx: KoaContext, status: number, message: string) {
+  ctx.status = status;
+  ctx.body = { error: { code: status, message } };
 }
 
-function sendError(ctx: KoaContext, error: ApiError) {
-  ctx.status = error.status;
-  ctx.body = { error: { code: error.status, message: error.message } };
-}
-
-export function restMiddleware(schema: GraphQLSchema, definitions: readonly RouteDefinition[], services: Services): Middleware {
+/** Compiles every route (throwing, with the route named, if one does not compile) and returns the middleware. */
+export function restMiddleware(options: RestOptions): Middleware {
+  const { schema, idPattern } = options;
+  const fragments = new Fragments(schema, options.modules);
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
+  const definitions = options.modules.flatMap((module) => module.routes);
   for (const definition of definitions) {
-    const compiled = compileRoute(schema, definition);
-    router.on(definition.method as HTTPMethod, definition.path, () => {}, compiled);
+    router.on(definition.method as HTTPMethod, definition.path, () => {}, compileRoute(schema, fragments, definition));
   }
   const methods = [...new Set(definitions.map((d) => d.method))];
 
-  async function run(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
-    const viewer = await authenticate(services, ctx.get('authorization'));
+  async function variablesOf(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
     const variables: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(params)) {
-      const type = route.variables.get(name)!;
-      // An id that cannot exist is simply not found.
-      if (getNamedType(type).name === 'ID' && !ID_PATTERN.test(value ?? '')) throw notFound('Resource');
-      variables[name] = value;
+    for (const { name, source, type } of route.variables) {
+      if (source === 'path') {
+        const value = params[name] ?? '';
+        if (getNamedType(type).name === 'ID' && !idPattern.test(value)) throw new RestError(404, `${kindOf(name)} not found`);
+        variables[name] = value;
+      } else if (source === 'query') {
+        const raw = ctx.query[name];
+        if (raw === undefined) continue;
+        const texts = Array.isArray(raw) ? raw : [raw];
+        variables[name] = isList(type) ? texts.map((text) => queryValue(name, text, type)) : queryValue(name, texts[0], type);
+      } else if (METHODS_WITH_BODY.has(ctx.method)) {
+        const body = await readJsonBody(ctx);
+        // A body-less request where every field is optional is an empty object.
+        variables[name] = fromRest(body === undefined && isNonNullType(type) ? {} : body, type);
+      }
     }
-    for (const [name, raw] of Object.entries(ctx.query)) {
-      const type = route.variables.get(name);
-      if (!type || name in params || name === 'input' || raw === undefined) continue;
-      const texts = Array.isArray(raw) ? raw : [raw];
-      variables[name] = unwrapsToList(type) ? texts.map((t) => queryValue(name, t, type)) : queryValue(name, texts[0], type);
-    }
-    const inputType = route.variables.get('input');
-    if (METHODS_WITH_BODY.has(ctx.method)) {
-      const body = await readJsonBody(ctx);
-      if (inputType) variables.input = body === undefined && isNonNullType(inputType) ? {} : fromRest(body, inputType);
-    }
-    const result = await route.run(createContext(services, viewer), variables);
+    return variables;
+  }
+
+  async function run(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
+    const context = await options.createContext(ctx.get('authorization') || undefined);
+    const result = await route.run(context, await variablesOf(ctx, route, params));
     if (result.errors?.length) {
       const [first] = result.errors;
-      if (!first.path) throw variableError(first);
       const status = statusOf(first);
-      if (status >= 500) throw first.originalError ?? first;
-      throw first.originalError instanceof ApiError ? first.originalError : new ApiError(status as 400, first.message);
+      if (status === undefined || status >= 500) throw first.originalError ?? first;
+      throw new RestError(status, first.message);
     }
     const body = route.bodyPath.reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], result.data);
     const status = route.definition.status;
@@ -143,15 +118,16 @@ export function restMiddleware(schema: GraphQLSchema, definitions: readonly Rout
         const others = methods.filter((m) => router.find(m as HTTPMethod, ctx.path));
         if (others.length) {
           ctx.set('Allow', others.join(', '));
-          throw new ApiError(405, `Method ${ctx.method} is not allowed here; use ${others.join(', ')}.`);
+          throw new RestError(405, `Method ${ctx.method} is not allowed here; use ${others.join(', ')}.`);
         }
-        throw new ApiError(404, `No endpoint ${ctx.method} ${ctx.path}.`);
+        throw new RestError(404, `No endpoint ${ctx.method} ${ctx.path}.`);
       }
       await run(ctx, match.store as CompiledRoute, match.params);
     } catch (error) {
-      if (error instanceof ApiError) return sendError(ctx, error);
+      const status = statusOf(error);
+      if (status !== undefined && status < 500) return sendError(ctx, status, (error as Error).message);
       ctx.state.error = error;
-      sendError(ctx, new ApiError(500, 'Internal server error.'));
+      sendError(ctx, 500, 'Internal server error.');
     }
   };
 }

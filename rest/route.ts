@@ -1,21 +1,70 @@
-// A REST endpoint is data: method, path, the GraphQL operation it runs, and its success status.
+// A REST endpoint is one line of data: method and path, GitBook's operationId, and the GraphQL field it runs.
 //
-// Variable mapping is by name, declared by the operation itself:
-// - each path parameter (`:spaceId`) fills the variable of the same name;
-// - each query parameter fills the variable of the same name when the operation declares one (coerced from text to
-//   the variable's type: Int, Float, Boolean, enum); others are ignored, as GitBook's API ignores them;
-// - the JSON body fills `$input`, translated from REST spellings to GraphQL ones (enum values such as `share-link`).
-// The response body is the value of the operation's single root field; `body` can name another path into `data`
-// (`organization.collections`), or `''` for the whole `data` object.
+//   route('GET /v1/orgs/:organizationId/spaces', 'listSpacesInOrganizationById', 'organization(id: $organizationId).spaces')
+//
+// The field is a path from the root type (Query for GET, Mutation otherwise), written as GraphQL arguments:
+// - `$name` where `:name` is a path parameter binds that parameter;
+// - `$body` binds the JSON body (translated from REST spellings, unknown fields dropped);
+// - any other `$name` binds the query parameter `name`;
+// - an argument the path leaves out binds the query parameter of the same name when it has one (`page`, `limit`).
+// The compiler (compile.ts) builds the operation, named after the operationId, and the selection: the registered
+// fragment of the returned type, or for a type without one (a list envelope, urls, permissions) all its fields
+// without arguments, each selected the same way. The body is the value of the last field of the path.
+//
+// `operation` is the escape hatch: a whole GraphQL operation, with `body` naming the path of the response body inside
+// `data` ('' for `data` itself).
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** GitBook's published OpenAPI spec versions (npm @gitbook/api) that the routes follow. */
+export type SpecVersion = '0202' | '0181' | '0167' | '0143' | '0137' | '0130' | '0091';
+
 export interface RouteDefinition {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  method: Method;
   /** Path with `:name` parameters, starting with /v1. */
   path: string;
-  /** One GraphQL operation followed by the fragments it spreads (a fragment repeated by composition is kept once). */
-  operation: string;
-  status: 200 | 201 | 204 | 205;
-  /** Dotted path of the response body inside `data`; default: the single root field; '' for `data` itself. */
+  /** GitBook's operationId; also the name of the GraphQL operation. */
+  name: string;
+  /** Field path with argument bindings, e.g. `updateSpace(id: $spaceId, input: $body)`. */
+  field?: string;
+  /** Escape hatch: one named GraphQL operation (named `name`) whose fragments come from the registry. */
+  operation?: string;
+  /** With `operation`: dotted path of the response body inside `data`; '' for `data` itself. */
   body?: string;
+  status: 200 | 201 | 204 | 205;
+  /** The version of GitBook's spec that documents this endpoint (tests validate against it). */
+  spec: SpecVersion;
 }
 
-export const route = (definition: RouteDefinition) => definition;
+export interface RouteOptions {
+  status?: RouteDefinition['status'];
+  spec?: SpecVersion;
+}
+
+/** `route('PATCH /v1/spaces/:spaceId', 'updateSpaceById', 'updateSpace(id: $spaceId, input: $body)')`. */
+export function route(endpoint: `${Method} /v1${string}`, name: string, field: string, options: RouteOptions = {}): RouteDefinition {
+  const [method, path] = endpoint.split(' ') as [Method, string];
+  return { method, path, name, field, status: options.status ?? 200, spec: options.spec ?? '0202' };
+}
+
+/** The escape hatch: a hand-written operation, for shapes a field path cannot express. */
+export function operationRoute(
+  endpoint: `${Method} /v1${string}`,
+  operation: string,
+  options: RouteOptions & { body: string },
+): RouteDefinition {
+  const [method, path] = endpoint.split(' ') as [Method, string];
+  const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(operation)?.[1];
+  if (!name) throw new Error(`Route ${endpoint}: the operation must be a named query or mutation.`);
+  return { method, path, name, operation, body: options.body, status: options.status ?? 200, spec: options.spec ?? '0202' };
+}
+
+/**
+ * What a domain contributes to the REST surface: its routes, and the REST selection of the types it owns, keyed by
+ * GraphQL type name. A selection may alias (`organization: organizationId`), may leave a composite field without a
+ * sub-selection (`urls permissions`: the compiler selects it in full), and may mark a field `@keepNull` when null
+ * means something in REST (by default an absent optional field is omitted, not written as null).
+ */
+export interface RestModule {
+  fragments?: Record<string, string>;
+  routes: RouteDefinition[];
+}

@@ -11,7 +11,8 @@ import { authenticate, type Clock, createContext, type Services, systemClock } f
 import { PageTokens } from './kernel/pagination.js';
 import { deriveKey } from './kernel/secrets.js';
 import { createLogger, type Logger } from './logger.js';
-import { routes, schema } from './schema.js';
+import { ID_PATTERN } from './kernel/ids.js';
+import { restModules, schema } from './schema.js';
 
 export interface AppOptions {
   config: Config;
@@ -72,7 +73,14 @@ export function createApp(options: AppOptions): App {
     if (ctx.state.error) ctx.state.log.error({ ...line, err: ctx.state.error }, 'request failed');
     else ctx.state.log.info(line, 'request');
   });
-  koa.use(restMiddleware(schema, routes, services));
+  koa.use(
+    restMiddleware({
+      schema,
+      modules: restModules,
+      createContext: async (authorization) => createContext(services, await authenticate(services, authorization)),
+      idPattern: ID_PATTERN,
+    }),
+  );
   koa.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });

@@ -1,13 +1,14 @@
-// The whole API: every domain registers its GraphQL types and contributes its REST route table here.
+// The whole API: every domain registers its GraphQL types and contributes its REST module here.
 import { lexicographicSortSchema, printSchema } from 'graphql';
+import { collectionRest } from './collections/index.js';
 import { builder } from './kernel/builder.js';
-import { collectionRoutes } from './collections/index.js';
-import { organizationRoutes } from './organizations/index.js';
-import { spaceRoutes } from './spaces/index.js';
+import { organizationRest } from './organizations/index.js';
+import { spaceRest } from './spaces/index.js';
 
-export const schema = builder.toSchema();
+// Unsorted: field order is declaration order, which is the order REST writes fields it selects by default (urls, permissions).
+export const schema = builder.toSchema({ sortSchema: false });
 
-export const routes = [...organizationRoutes, ...collectionRoutes, ...spaceRoutes];
+export const restModules = [organizationRest, collectionRest, spaceRest];
 
 /** schema.graphql, as committed at the top of the repository. */
 export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;

@@ -2,9 +2,10 @@
 // Each command returns a plain JSON-able object and throws AdminError on bad input.
 import { z } from 'zod';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import type { MemberRole } from '../generated/prisma/enums.js';
+import { MemberRole } from '../generated/prisma/enums.js';
 import { isUniqueViolation } from '../kernel/errors.js';
 import { hashToken, newApiToken, newId } from '../kernel/ids.js';
+import { createOrganization as insertOrganization, setMember } from '../organizations/service.js';
 
 /** An error of the caller's making (bad input, unknown or conflicting record), with a message meant for them. */
 export class AdminError extends Error {
@@ -16,7 +17,7 @@ export class AdminError extends Error {
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
-const MEMBER_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const satisfies readonly MemberRole[];
+const MEMBER_ROLES = Object.values(MemberRole);
 
 /** Key of the advisory lock that serialises bootstraps (any constant distinct from Prisma's migrate lock). */
 const BOOTSTRAP_LOCK = 1685021555; // 'docs' as a 32-bit integer
@@ -91,8 +92,7 @@ export async function createOrganization(prisma: PrismaClient, input: { title: s
   const title = normalizeTitle(input.title);
   return prisma.$transaction(async (tx) => {
     const owner = await userByEmail(tx, input.ownerEmail);
-    const organization = await tx.organization.create({ data: { id: newId(), title }, select: { id: true, title: true } });
-    await tx.member.create({ data: { organizationId: organization.id, userId: owner.id, role: 'admin' } });
+    const organization = await insertOrganization(tx, { title, ownerId: owner.id });
     return { object: 'organization' as const, id: organization.id, title: organization.title, owner: owner.id };
   });
 }
@@ -105,15 +105,8 @@ export async function addMember(prisma: PrismaClient, input: { organizationId: s
     const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
     if (!organization) throw new AdminError(`No organization with id ${organizationId}`);
     const user = await userByEmail(tx, input.email);
-    const key = { organizationId_userId: { organizationId, userId: user.id } };
-    const existing = await tx.member.findUnique({ where: key, select: { role: true } });
-    const member = await tx.member.upsert({
-      where: key,
-      create: { organizationId, userId: user.id, role },
-      update: { role },
-      select: { role: true },
-    });
-    return { object: 'member' as const, organization: organizationId, user: user.id, role: member.role, updated: existing !== null };
+    const member = await setMember(tx, { organizationId, userId: user.id, role });
+    return { object: 'member' as const, organization: organizationId, user: user.id, role: member.role, updated: member.updated };
   });
 }
 
@@ -152,8 +145,7 @@ export async function bootstrap(prisma: PrismaClient, input: { email?: string; t
       const existing = (await tx.user.findFirst({ select: { id: true } })) ?? (await tx.organization.findFirst({ select: { id: true } }));
       if (existing) return null;
       const user = await insertUser(tx, { email });
-      const organization = await tx.organization.create({ data: { id: newId(), title }, select: { id: true } });
-      await tx.member.create({ data: { organizationId: organization.id, userId: user.id, role: 'admin' } });
+      const organization = await insertOrganization(tx, { title, ownerId: user.id });
       const { token } = await insertToken(tx, user.id, 'bootstrap');
       return { organizationId: organization.id, userId: user.id, email: user.email, token };
     },

@@ -1,4 +1,4 @@
 import './types.js';
 import './mutations.js';
 
-export { collectionRoutes } from './routes.js';
+export { collectionRest } from './routes.js';

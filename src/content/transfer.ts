@@ -2,7 +2,17 @@
 // members and teams, invite links, custom-field values, integration installations) is detached; the content itself,
 // its revisions, change requests and comments travel with it.
 import type { Prisma } from '../generated/prisma/client.js';
+import { authorize, organizations } from '../kernel/authorize.js';
+import type { Context } from '../kernel/context.js';
+import { conflict } from '../kernel/errors.js';
 import { refreshEffectiveLevels } from '../kernel/permissions.js';
+
+/** The target organization of a transfer: 404 when the viewer is not a member, 403 when it may not create there. */
+export async function transferTarget(ctx: Context, organizationId: string, from: string): Promise<void> {
+  await authorize(ctx, organizations, organizationId, 'view');
+  if (organizationId === from) throw conflict('The content already belongs to this organization.');
+  await authorize(ctx, organizations, organizationId, 'createContent');
+}
 
 export interface Transfer {
   from: string;

@@ -2,21 +2,39 @@
 // space can be placed before a collection and the other way round, as in GitBook's sidebar.
 import { z } from 'zod';
 import { Prisma } from '../generated/prisma/client.js';
+import { authorize, authorizeReference, collections, organizations } from '../kernel/authorize.js';
+import { builder } from '../kernel/builder.js';
+import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
+import { rules } from '../kernel/validation.js';
 
 type Tx = Prisma.TransactionClient;
 
-const siblingRef = z.union([
-  z.object({ type: z.literal('space'), space: z.string().min(1) }),
-  z.object({ type: z.literal('collection'), collection: z.string().min(1) }),
-]);
+const ContentPositionRef = builder.inputType('ContentPositionRef', {
+  description: 'A sibling: `{type: "space", space}` or `{type: "collection", collection}`.',
+  fields: (t) => ({
+    type: t.string({ required: true, description: 'space or collection' }),
+    space: t.id({ validate: rules.id }),
+    collection: t.id({ validate: rules.id }),
+  }),
+  validate: z.union([
+    z.object({ type: z.literal('space'), space: rules.id }),
+    z.object({ type: z.literal('collection'), collection: rules.id }),
+  ]),
+});
 
 /** Body of POST .../move, shared by collections and spaces. */
-export const MoveBody = z.object({
-  parent: z.string().min(1).nullable().optional(),
-  position: z.object({ before: siblingRef.optional(), after: siblingRef.optional() }).optional(),
+export const MoveContentInput = builder.inputType('MoveContentInput', {
+  fields: (t) => ({
+    parent: t.id({ description: 'Target collection; null moves to the top level; absent keeps the current parent.', validate: rules.id }),
+    position: t.field({
+      type: builder.inputType('ContentPosition', {
+        fields: (p) => ({ before: p.field({ type: ContentPositionRef }), after: p.field({ type: ContentPositionRef }) }),
+      }),
+    }),
+  }),
 });
-export type MoveBody = z.infer<typeof MoveBody>;
+export type ContentPosition = NonNullable<(typeof MoveContentInput.$inferInput)['position']>;
 
 interface Sibling {
   id: string;
@@ -45,12 +63,12 @@ export async function positionFor(
   organizationId: string,
   parentId: string | null,
   itemId: string,
-  position?: MoveBody['position'],
+  position?: ContentPosition | null,
 ): Promise<number> {
   let list = await siblings(tx, organizationId, parentId, itemId);
   const ref = position?.before ?? position?.after;
   if (!ref) return (list.at(-1)?.position ?? 0) + 1;
-  const refId = 'space' in ref ? ref.space : ref.collection;
+  const refId = ref.space ?? ref.collection;
   const field = position?.before ? 'position.before' : 'position.after';
   let index = list.findIndex((s) => s.id === refId);
   if (index < 0) throw badRequest(`Invalid "${field}": not an item of the target collection.`);
@@ -86,4 +104,17 @@ export async function collectionSubtree(tx: Pick<Tx, '$queryRaw'>, collectionId:
       SELECT c.id FROM "Collection" c JOIN sub ON c."parentId" = sub.id
     ) SELECT id FROM sub`;
   return rows.map((r) => r.id);
+}
+
+/**
+ * Where new content may go in an organization: a collection (named in the body as `field`) the viewer may create in,
+ * or the top level when it may create content in the organization. 404 when the viewer is not a member.
+ */
+export async function creationParent(ctx: Context, organizationId: string, parentId: string | null | undefined, field = 'parent') {
+  if (!parentId) {
+    await authorize(ctx, organizations, organizationId, 'createContent');
+    return null;
+  }
+  await authorize(ctx, organizations, organizationId, 'view');
+  return (await authorizeReference(ctx, collections, { id: parentId, field, organizationId }, 'create')).row;
 }

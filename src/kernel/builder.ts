@@ -1,11 +1,14 @@
 // The Pothos schema builder every domain adds its types to.
 import SchemaBuilder from '@pothos/core';
-import DataloaderPlugin from '@pothos/plugin-dataloader';
 import PrismaPlugin from '@pothos/plugin-prisma';
+import ValidationPlugin from '@pothos/plugin-validation';
 import { GraphQLError, Kind } from 'graphql';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import type { Context } from './context.js';
+import InputGuardPlugin, { MAX_DEPTH } from './input-guard.js';
+import { type Level, type Policy, permissionsOf } from './permissions.js';
+import { validationError } from './validation.js';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -13,12 +16,15 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   DefaultInputFieldRequiredness: false;
   Scalars: {
+    ID: { Input: string; Output: string };
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
-  plugins: [PrismaPlugin, DataloaderPlugin],
+  // The guard runs before validation: validators never see a NUL character or an over-deep value.
+  plugins: [InputGuardPlugin, ValidationPlugin, PrismaPlugin],
   defaultFieldNullability: false,
+  validation: { validationError },
   prisma: {
     client: (ctx) => ctx.prisma,
     dmmf: getDatamodel(),
@@ -38,10 +44,29 @@ builder.scalarType('DateTime', {
   },
 });
 
+/** The largest JSON value an argument takes, serialized. */
+const MAX_JSON_BYTES = 64 * 1024;
+
+/** Depth of a JSON value, walked without recursion (a recursive walk is what a deep value would overflow). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    deepest = Math.max(deepest, depth);
+    if (item !== null && typeof item === 'object') for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 builder.scalarType('JSON', {
-  description: 'Any JSON value.',
+  description: `A JSON value, at most ${MAX_DEPTH} levels deep and ${MAX_JSON_BYTES} bytes.`,
   serialize: (value) => value,
-  parseValue: (value) => value,
+  parseValue: (value) => {
+    if (depthOf(value) > MAX_DEPTH) throw new GraphQLError(`must not be nested more than ${MAX_DEPTH} levels deep`);
+    if (Buffer.byteLength(JSON.stringify(value) ?? '') > MAX_JSON_BYTES) throw new GraphQLError(`must be at most ${MAX_JSON_BYTES} bytes of JSON`);
+    return value;
+  },
   parseLiteral: function parse(ast): unknown {
     switch (ast.kind) {
       case Kind.STRING:
@@ -79,21 +104,23 @@ export function restEnum<const T extends string>(name: string, rest: Record<T, s
   });
 }
 
-/** Field option: in REST, return this field as `null` instead of omitting it (null means something here). */
-export const keepNull = { extensions: { restKeepNull: true } } as const;
+/** An enumeration spelled the same in GraphQL, REST and the database: a Prisma enum object such as MemberRole. */
+export function prismaEnum<const T extends string>(name: string, values: Record<string, T>, description?: string) {
+  return builder.enumType(name, { description, values: Object.values(values) });
+}
 
 /**
- * A `permissions` object type whose boolean fields are the keys of what `compute` returns (src/kernel/permissions.ts
- * is the single source: a new permission there is a new field here).
+ * The `permissions` object type of a policy (src/kernel/permissions.ts): one boolean per action, so a new action
+ * there is a new field here, and REST selects it too (its fragments select permissions objects in full).
  */
-export function permissionsType<K extends string>(name: string, compute: (level: null) => Record<K, boolean>) {
-  const keys = Object.keys(compute(null)) as K[];
-  return builder.objectRef<Record<K, boolean>>(name).implement({
-    fields: (t) => Object.fromEntries(keys.map((key) => [key, t.boolean({ resolve: (permissions) => permissions[key] })])),
+export function permissionsType<P extends Policy>(name: string, policy: P) {
+  return builder.objectRef<ReturnType<typeof permissionsOf<P>>>(name).implement({
+    description: 'What the viewer may do with this object.',
+    fields: (t) => Object.fromEntries(Object.keys(policy).map((action) => [action, t.exposeBoolean(action as never, {})])),
   });
 }
 
-/** Applies `fn` to a value that may or may not be a promise, staying synchronous when it is not. */
-export function mapMaybePromise<T, R>(value: T | Promise<T>, fn: (value: T) => R): R | Promise<R> {
-  return value instanceof Promise ? value.then(fn) : fn(value);
+/** The permissions of a level, staying synchronous when the level is known. */
+export function permissionsFor<P extends Policy>(policy: P, level: Level | Promise<Level>) {
+  return level instanceof Promise ? level.then((known) => permissionsOf(policy, known)) : permissionsOf(policy, level);
 }

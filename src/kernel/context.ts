@@ -1,4 +1,4 @@
-// Everything a resolver needs for one request. Created per request by src/server.ts (and by tests, through it).
+// Everything a resolver needs for one request. Created per request by src/app.ts, for REST and GraphQL alike.
 import DataLoader from 'dataloader';
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -30,15 +30,20 @@ export interface Context extends Services {
   viewer: Viewer;
   /** The viewer's membership per organization id (undefined: not a member). One query per batch. */
   membership: DataLoader<string, Membership | undefined>;
-  /** Per-request DataLoaders created on demand by `loaderFor`. */
-  loaders: Map<unknown, DataLoader<unknown, unknown>>;
+  /** Per-request DataLoaders created on demand by `loaderFor`, keyed by their owners' module-level symbols. */
+  loaders: Map<symbol, DataLoader<unknown, unknown>>;
 }
 
 /** The request's DataLoader for `key`, created with `batch` on first use (one batch per tick, whatever the fan-out). */
-export function loaderFor<K, V>(ctx: Context, key: unknown, batch: DataLoader.BatchLoadFn<K, V>): DataLoader<K, V> {
-  let loader = ctx.loaders.get(key) as DataLoader<K, V> | undefined;
+export function loaderFor<K, V, C = K>(
+  ctx: Context,
+  key: symbol,
+  batch: DataLoader.BatchLoadFn<K, V>,
+  options?: DataLoader.Options<K, V, C>,
+): DataLoader<K, V, C> {
+  let loader = ctx.loaders.get(key) as DataLoader<K, V, C> | undefined;
   if (!loader) {
-    loader = new DataLoader(batch);
+    loader = new DataLoader(batch, options);
     ctx.loaders.set(key, loader as DataLoader<unknown, unknown>);
   }
   return loader;

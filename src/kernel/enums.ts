@@ -1,17 +1,11 @@
-// Enumerations shared by several domains.
-import { builder, restEnum } from './builder.js';
+// Enumerations shared by several domains, spelled once: from the Prisma enums generated from prisma/schema.prisma.
+import { ContentLevel, MemberRole } from '../generated/prisma/enums.js';
+import { prismaEnum } from './builder.js';
 
-const roles = { admin: 'admin', create: 'create', review: 'review', edit: 'edit', comment: 'comment', read: 'read' } as const;
+export const MemberRoleEnum = prismaEnum('MemberRole', MemberRole, 'Role of a member in an organization; null is a guest.');
 
-export const MemberRoleEnum = restEnum('MemberRole', roles, 'Role of a member in an organization; null is a guest.');
-
-export const ContentLevelEnum = restEnum(
+export const ContentLevelEnum = prismaEnum(
   'ContentLevel',
-  { inherit: 'inherit', ...roles },
+  ContentLevel,
   'Default level of a collection or space: a role, inherit (from the parent), or null (no default access).',
 );
-
-export const PageInfoRef = builder.objectRef<{ page: string }>('NextPage').implement({
-  description: 'Where the next page of a list starts.',
-  fields: (t) => ({ page: t.exposeString('page', { description: 'Pass as the `page` argument to get the next page.' }) }),
-});

@@ -1,5 +1,5 @@
-// The one error type of the API. Resolvers throw it; the REST layer turns it into
-// `{"error":{"code":<status>,"message":"..."}}` and GraphQL into an error with `extensions.http.status`.
+// The one error type of the API. Resolvers throw it; its `extensions.http.status` is the HTTP status that the REST
+// layer answers with `{"error":{"code":<status>,"message":"..."}}`, and graphql-yoga with a GraphQL error.
 import { GraphQLError } from 'graphql';
 
 export class ApiError extends GraphQLError {
@@ -25,21 +25,9 @@ const codeNames = {
 
 export const badRequest = (message: string) => new ApiError(400, message);
 export const unauthorized = (message = 'A valid API token is required (Authorization: Bearer <token>).') => new ApiError(401, message);
-export const forbidden = (message: string) => new ApiError(403, message);
 /** Unknown, or not visible to the caller: the two are never told apart. */
 export const notFound = (kind: string) => new ApiError(404, `${kind} not found`);
 export const conflict = (message: string) => new ApiError(409, message);
-
-/** Status of any error thrown while serving a request; anything that is not an ApiError is a bug (500). */
-export function statusOf(error: unknown): number {
-  if (error instanceof ApiError) return error.status;
-  if (error instanceof GraphQLError) {
-    if (error.originalError) return statusOf(error.originalError);
-    const status = (error.extensions?.http as { status?: number } | undefined)?.status;
-    return status ?? 500;
-  }
-  return 500;
-}
 
 /** True for a unique-constraint violation reported by Prisma (P2002). */
 export function isUniqueViolation(error: unknown): boolean {

@@ -1,14 +1,201 @@
-// List types: the GraphQL shape of the REST list envelope, `{items, next: {page}, count}`.
+// The one list engine: every list of the API, at the root or hanging off a parent (an organization's spaces, a
+// collection's spaces, ...), paged by keyset and N+1-free at any nesting depth.
+//
+// All parents that resolve the same list field with the same arguments in one request are served together, in two
+// statements whatever the number of parents or the page size:
+// 1. the ids of each parent's page, through a LATERAL subquery per parent, keyset-ordered with LIMIT, so each page
+//    reads only its own rows through the (parent, order...) index however large the table; and, in the same
+//    statement, each parent's total, counted over the requested parents only;
+// 2. those rows, with the selection the GraphQL query asks for (plugin-prisma's queryFromInfo).
+// Then the source's annotations (levels, counters) are computed for the page's rows, one batch each.
+// (Prisma's own nested `take` fetches every child and slices in memory, and its filtered `_count` aggregates the
+// whole child table: both grow with the table, which is why lists do not use them.)
 import type { ObjectRef } from '@pothos/core';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, getNamedType } from 'graphql';
+import { Prisma } from '../generated/prisma/client.js';
+import type { RowAnnotation } from './annotations.js';
 import { builder } from './builder.js';
-import { PageInfoRef } from './enums.js';
-import type { ListPage } from './pagination.js';
+import { type Context, loaderFor } from './context.js';
+import { badRequest } from './errors.js';
+import { parseLimit, type SortValue } from './pagination.js';
 
+export interface ListPage<T> {
+  items: T[];
+  next?: { page: string };
+  count: number;
+}
+
+/** A column of the keyset order, with the SQL type its page-token value is cast to. */
+export interface OrderColumn {
+  column: string;
+  type: 'float8' | 'int4' | 'text' | 'timestamptz';
+}
+
+export interface ListSource<Row extends { id: string }, Args = Record<string, unknown>> {
+  /** The table; the subqueries alias it `t`. */
+  table: string;
+  /** The column holding the parent's key; absent for a root list, whose one parent is the viewer (`where` says how). */
+  parentColumn?: string;
+  /** The keyset order, ascending; the last column must be unique. */
+  orderBy: readonly OrderColumn[];
+  /** Condition on `t` for the rows the viewer may list with these arguments (deleted rows, visibility, filters). */
+  where(ctx: Context, args: Args): Prisma.Sql;
+  /** The page-token scope of one parent's list with these arguments: a token is valid only where it was issued. */
+  scope(parentKey: string, args: Args): string;
+  /** The rows with these ids, with plugin-prisma's `query` for the selection (in any order). */
+  fetch(ctx: Context, query: object, ids: string[]): Promise<Row[]>;
+  /** Computed for every page's rows, one batch each, before any field reads them. */
+  annotations?: readonly RowAnnotation<Row, unknown>[];
+}
+
+interface PageArgs {
+  page?: string | null;
+  limit?: number | null;
+}
+
+/** A number per field of a document, so that the same field under every parent shares one loader. */
+const fieldIds = new WeakMap<FieldNode, symbol>();
+
+function loaderKey(info: GraphQLResolveInfo): symbol {
+  const node = info.fieldNodes[0];
+  let key = fieldIds.get(node);
+  if (!key) fieldIds.set(node, (key = Symbol(`list ${node.name.value}`)));
+  return key;
+}
+
+/** One parent's page of the list; batched with every other parent of the same field in this request. */
+export function listPage<Row extends { id: string }, Args>(
+  source: ListSource<Row, Args>,
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  parentKey: string,
+  args: Args & PageArgs,
+): Promise<ListPage<Row>> {
+  // Parents under the same field share the arguments unless the query passes them per parent through variables of
+  // an outer list, which GraphQL cannot: the loader is per field node, and each batch is per argument set.
+  const loader = loaderFor<{ parentKey: string; args: Args & PageArgs }, ListPage<Row>, string>(
+    ctx,
+    loaderKey(info),
+    async (keys) => {
+      const groups = new Map<string, string[]>();
+      for (const key of keys) groups.set(JSON.stringify(key.args), [...(groups.get(JSON.stringify(key.args)) ?? []), key.parentKey]);
+      const pages = new Map<string, ListPage<Row> | Error>();
+      for (const [argsKey, parentKeys] of groups) {
+        const loaded = await loadPages(source, ctx, info, parentKeys, JSON.parse(argsKey) as Args & PageArgs);
+        parentKeys.forEach((parent, i) => pages.set(`${parent}\u0000${argsKey}`, loaded[i]));
+      }
+      return keys.map((key) => pages.get(`${key.parentKey}\u0000${JSON.stringify(key.args)}`)!);
+    },
+    { cacheKeyFn: (key) => `${key.parentKey}\u0000${JSON.stringify(key.args)}` },
+  );
+  return loader.load({ parentKey, args });
+}
+
+function decodeCursor(orderBy: readonly OrderColumn[], values: SortValue[]): SortValue[] {
+  const valid =
+    Array.isArray(values) &&
+    values.length === orderBy.length &&
+    orderBy.every((column, i) => typeof values[i] === (column.type === 'float8' || column.type === 'int4' ? 'number' : 'string'));
+  if (!valid) throw badRequest('Invalid "page": not a page token of this list.');
+  return values;
+}
+
+const sortValue = (value: unknown): SortValue => (value instanceof Date ? value.toISOString() : (value as SortValue));
+
+async function loadPages<Row extends { id: string }, Args>(
+  source: ListSource<Row, Args>,
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  parentKeys: string[],
+  args: Args & PageArgs,
+): Promise<(ListPage<Row> | Error)[]> {
+  const take = parseLimit(args.limit);
+  // A page token belongs to one parent's list: under any other parent it is an error.
+  const cursors = new Map<string, SortValue[] | Error>();
+  for (const parent of parentKeys) {
+    try {
+      cursors.set(parent, args.page ? decodeCursor(source.orderBy, ctx.pageTokens.decode(source.scope(parent, args), args.page)) : []);
+    } catch (error) {
+      cursors.set(parent, error as Error);
+    }
+  }
+  const valid = parentKeys.filter((parent) => !(cursors.get(parent) instanceof Error));
+  const cursor = valid.length ? (cursors.get(valid[0]) as SortValue[]) : [];
+
+  const table = Prisma.raw(`"${source.table}"`);
+  const orderList = Prisma.join(source.orderBy.map((c) => Prisma.raw(`t."${c.column}"`)));
+  // The page rows' id, then the other order columns (for the next page's token).
+  const sortColumns = source.orderBy.filter((c) => c.column !== 'id');
+  const selected = Prisma.join([Prisma.sql`t.id`, ...sortColumns.map((c) => Prisma.raw(`t."${c.column}"`))]);
+  const nulls = Prisma.join([Prisma.sql`NULL`, ...sortColumns.map(() => Prisma.sql`NULL`)]);
+  const after = cursor.length
+    ? Prisma.sql`AND (${orderList}) > (${Prisma.join(cursor.map((value, i) => Prisma.sql`${value}::${Prisma.raw(source.orderBy[i].type)}`))})`
+    : Prisma.empty;
+  const where = source.where(ctx, args);
+  // Pages and totals in one round trip: page rows carry an id, total rows only a count.
+  let combined: ({ parent: string; id: string | null; count: number | null } & Record<string, unknown>)[];
+  if (source.parentColumn) {
+    const parent = Prisma.raw(`t."${source.parentColumn}"`);
+    combined = await ctx.prisma.$queryRaw`
+      SELECT p.parent, t.*, NULL::int AS count FROM unnest(${valid}::text[]) AS p(parent)
+      CROSS JOIN LATERAL (
+        SELECT ${selected} FROM ${table} t
+         WHERE ${parent} = p.parent AND ${where} ${after}
+         ORDER BY ${orderList} LIMIT ${take + 1}
+      ) t
+      UNION ALL
+      SELECT ${parent}, ${nulls}, count(*)::int FROM ${table} t
+       WHERE ${parent} = ANY(${valid}::text[]) AND ${where} GROUP BY 1`;
+  } else {
+    combined = valid.length
+      ? await ctx.prisma.$queryRaw`
+      SELECT ${valid[0]}::text AS parent, t.*, NULL::int AS count FROM (
+        SELECT ${selected} FROM ${table} t WHERE ${where} ${after} ORDER BY ${orderList} LIMIT ${take + 1}
+      ) t
+      UNION ALL
+      SELECT ${valid[0]}::text, ${nulls}, count(*)::int FROM ${table} t WHERE ${where}`
+      : [];
+  }
+  const pageRows = combined.filter((r) => r.id !== null);
+  const counts = new Map(combined.filter((r) => r.id === null).map((r) => [r.parent, r.count!]));
+  const query = queryFromInfo({ context: ctx, info, path: ['items'] });
+  const rows = pageRows.length ? await source.fetch(ctx, query, pageRows.map((r) => r.id!)) : [];
+  await Promise.all((source.annotations ?? []).map((annotation) => annotation.annotate(ctx, rows)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const pageOf = new Map<string, typeof pageRows>();
+  for (const row of pageRows) {
+    const list = pageOf.get(row.parent);
+    if (list) list.push(row);
+    else pageOf.set(row.parent, [row]);
+  }
+  return parentKeys.map((parent) => {
+    const problem = cursors.get(parent);
+    if (problem instanceof Error) return problem;
+    const mine = pageOf.get(parent) ?? [];
+    const items = mine.slice(0, take).flatMap((r) => byId.get(r.id!) ?? []);
+    const last = mine[take - 1];
+    const next =
+      mine.length > take && last
+        ? { page: ctx.pageTokens.encode(source.scope(parent, args), source.orderBy.map((c) => sortValue(last[c.column]))) }
+        : undefined;
+    return { items, next, count: counts.get(parent) ?? 0 };
+  });
+}
+
+// --- GraphQL -------------------------------------------------------------------------------------------------------
+
+export const NextPage = builder.objectRef<{ page: string }>('NextPage').implement({
+  description: 'Where the next page of a list starts.',
+  fields: (t) => ({ page: t.exposeString('page', { description: 'Pass as the `page` argument to get the next page.' }) }),
+});
+
+/** The GraphQL shape of the REST list envelope, `{items, next: {page}, count}`. */
 export function listOf<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>) {
   return builder.objectRef<ListPage<T>>(`${name}List`).implement({
     fields: (t) => ({
       items: t.field({ type: [item], resolve: (list) => list.items }),
-      next: t.field({ type: PageInfoRef, nullable: true, resolve: (list) => list.next ?? null }),
+      next: t.expose('next', { type: NextPage, nullable: true }),
       count: t.exposeInt('count', { description: 'Total number of items in the list, across all pages.' }),
     }),
   });
@@ -19,3 +206,30 @@ export const listArgs = builder.args((t) => ({
   page: t.string({ required: false, description: 'Page token from `next.page` of the previous page.' }),
   limit: t.int({ required: false, description: 'Items per page, 1 to 1000 (default 50).' }),
 }));
+
+/**
+ * Field option of a list hanging off a parent: the field reads nothing of its parent but the key, so a resolver that
+ * returns the parent may skip loading its row when nothing else is selected (see selectsOnlyListFields).
+ */
+export const readsParentKeyOnly = { extensions: { readsParentKeyOnly: true } } as const;
+
+const keyOnlyFields = new WeakMap<GraphQLObjectType, Set<string>>();
+
+/** True when the query selects nothing of the returned object but its id and its lists (fragments included). */
+export function selectsOnlyListFields(info: GraphQLResolveInfo): boolean {
+  const type = getNamedType(info.returnType) as GraphQLObjectType;
+  let allowed = keyOnlyFields.get(type);
+  if (!allowed) {
+    const lists = Object.values(type.getFields()).filter((field) => field.extensions?.readsParentKeyOnly);
+    allowed = new Set(['__typename', 'id', ...lists.map((field) => field.name)]);
+    keyOnlyFields.set(type, allowed);
+  }
+  const only = (set: FieldNode['selectionSet']): boolean =>
+    !set ||
+    set.selections.every((selection) => {
+      if (selection.kind === 'Field') return allowed.has(selection.name.value);
+      if (selection.kind === 'InlineFragment') return only(selection.selectionSet);
+      return only(info.fragments[selection.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.every((node) => only(node.selectionSet));
+}

@@ -1,4 +1,4 @@
-// Keyset pagination behind the list envelope `{items, next: {page}, count}`.
+// Page tokens and page sizes of the list envelope `{items, next: {page}, count}` (the engine is lists.ts).
 // A page token is opaque: the list it belongs to ("scope") and the sort key of the last item, signed with HMAC so a
 // tampered token, or one taken from another list, is refused with 400 rather than silently misread.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -39,50 +39,4 @@ export function parseLimit(limit: number | null | undefined): number {
     throw badRequest(`Invalid "limit": must be an integer from 1 to ${MAX_LIMIT}.`);
   }
   return limit;
-}
-
-/** Prisma `where` selecting the rows strictly after `values` in ascending order of `fields`. */
-export function after(fields: readonly string[], values: SortValue[]): Record<string, unknown> {
-  return {
-    OR: fields.map((field, i) => ({
-      ...Object.fromEntries(fields.slice(0, i).map((f, j) => [f, values[j]])),
-      [field]: { gt: values[i] },
-    })),
-  };
-}
-
-export interface ListPage<T> {
-  items: T[];
-  next?: { page: string };
-  count: number;
-}
-
-export interface ListRequest<T> {
-  tokens: PageTokens;
-  /** Identifies the list: the same list always has the same scope, another list never has. */
-  scope: string;
-  page?: string | null;
-  limit?: number | null;
-  /** Ascending sort fields; the last one must be unique (the id). */
-  orderBy: readonly (keyof T & string)[];
-  /** Fetches up to `take` rows matching `where` (which includes the keyset condition) in `orderBy` order. */
-  fetch(args: { where: Record<string, unknown>; orderBy: Record<string, 'asc'>[]; take: number }): Promise<T[]>;
-  count(): Promise<number>;
-}
-
-/** One page of a list: two statements (rows and total count) whatever the page size. */
-export async function listPage<T>(request: ListRequest<T>): Promise<ListPage<T>> {
-  const take = parseLimit(request.limit);
-  const where = request.page ? after(request.orderBy, request.tokens.decode(request.scope, request.page)) : {};
-  const [rows, count] = await Promise.all([
-    request.fetch({ where, orderBy: request.orderBy.map((f) => ({ [f]: 'asc' as const })), take: take + 1 }),
-    request.count(),
-  ]);
-  const items = rows.slice(0, take);
-  const last = items.at(-1);
-  const next =
-    rows.length > take && last
-      ? { page: request.tokens.encode(request.scope, request.orderBy.map((f) => last[f] as SortValue)) }
-      : undefined;
-  return { items, next, count };
 }

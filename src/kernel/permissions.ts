@@ -1,30 +1,81 @@
-// The one place that decides what a caller may do. Every resolver asks here; nothing else compares roles.
+// The one place that decides what a caller may do. Enforcement (authorize.ts) and the `permissions` objects sent to
+// clients both read the policy tables below, so what the API advertises is what it enforces.
 //
 // Model (documented in README.md, "Permissions"):
-// - An organization role (admin > create > review > edit > comment > read; null = guest) applies to all content.
+// - An organization role (admin > create > review > edit > comment > read) applies to all content; a member without
+//   a role is a guest, who sees the organization but no content.
 // - A collection or space has a defaultLevel: a role, `inherit` (parent collection, then the organization), or null
 //   (no default access). effectiveLevel stores it with `inherit` resolved up the tree.
 // - A member's level on content: admin role -> admin; guest -> none; otherwise their role capped by the content's
 //   effective level (`inherit` all the way up: their role; null: none).
 // - Content is administered (settings, move, delete, transfer) from level `create` up, as GitBook's creators do.
 // - A caller who is not a member of an organization cannot see anything in it: 404, never 403.
-import type { ContentLevel, MemberRole } from '../generated/prisma/enums.js';
 import { Prisma } from '../generated/prisma/client.js';
+import type { ContentLevel, MemberRole } from '../generated/prisma/enums.js';
 
 export type Role = MemberRole;
-/** What a caller may do with one piece of content; null when it may not even see it. */
-export type Level = Role | null;
+/** A caller's standing on an object: a role, `guest` (a member without role), or null: may not even see it. */
+export type Level = Role | 'guest' | null;
+export type GrantedLevel = Exclude<Level, null>;
 
 /** The caller's membership in one organization; undefined when not a member. */
 export interface Membership {
   role: Role | null;
 }
 
-const RANK: Record<Role, number> = { read: 1, comment: 2, edit: 3, review: 4, create: 5, admin: 6 };
+const RANK: Record<GrantedLevel, number> = { guest: 0, read: 1, comment: 2, edit: 3, review: 4, create: 5, admin: 6 };
 
-export const atLeast = (level: Level, role: Role): boolean => level !== null && RANK[level] >= RANK[role];
+export const atLeast = (level: Level, minimum: GrantedLevel): boolean => level !== null && RANK[level] >= RANK[minimum];
 const lower = (a: Role, b: Role): Role => (RANK[a] <= RANK[b] ? a : b);
 
+/** What each action needs, per kind of object: the minimum level. */
+export const policies = {
+  organization: {
+    view: 'guest',
+    access: 'guest',
+    admin: 'admin',
+    ownTeam: 'read',
+    createContent: 'create',
+    createOpenAPISpec: 'create',
+    viewBilling: 'admin',
+    listMembers: 'read',
+    listTeams: 'read',
+    listIntegrations: 'read',
+    listInstallations: 'admin',
+    installIntegration: 'admin',
+  },
+  collection: { view: 'read', admin: 'create', viewInviteLinks: 'create', create: 'create' },
+  space: {
+    view: 'read',
+    access: 'read',
+    admin: 'create',
+    viewInviteLinks: 'create',
+    edit: 'edit',
+    triggerGitSync: 'edit',
+    comment: 'comment',
+    merge: 'review',
+    review: 'review',
+    installIntegration: 'create',
+  },
+} as const satisfies Record<string, Record<string, GrantedLevel>>;
+
+export type Policy = Record<string, GrantedLevel>;
+export type ActionOf<P extends Policy> = keyof P & string;
+
+/** The `permissions` object of a level under a policy: every action, allowed or not. */
+export function permissionsOf<P extends Policy>(policy: P, level: Level): Record<ActionOf<P>, boolean> {
+  const out = {} as Record<ActionOf<P>, boolean>;
+  for (const action in policy) out[action as ActionOf<P>] = atLeast(level, policy[action]);
+  return out;
+}
+
+/** The level a membership gives on the organization itself. */
+export function organizationLevel(member: Membership | undefined): Level {
+  if (!member) return null;
+  return member.role ?? 'guest';
+}
+
+/** The level a membership gives on a collection or space with this effective level. */
 export function contentLevel(member: Membership | undefined, effectiveLevel: ContentLevel | null): Level {
   if (!member || member.role === null) return null;
   if (member.role === 'admin') return 'admin';
@@ -42,57 +93,6 @@ export function visibleToViewerSql(userId: string): Prisma.Sql {
   return Prisma.sql`EXISTS (SELECT 1 FROM "Member" m
     WHERE m."organizationId" = t."organizationId" AND m."userId" = ${userId} AND NOT m.disabled AND m.role IS NOT NULL
       AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL))`;
-}
-
-export const can = {
-  administerContent: (level: Level) => atLeast(level, 'create'),
-  createContentIn: (level: Level) => atLeast(level, 'create'),
-  createContentInOrganization: (member: Membership | undefined) => !!member && atLeast(member.role, 'create'),
-  administerOrganization: (member: Membership | undefined) => !!member && member.role === 'admin',
-};
-
-export function spacePermissions(level: Level) {
-  return {
-    view: atLeast(level, 'read'),
-    access: atLeast(level, 'read'),
-    admin: can.administerContent(level),
-    viewInviteLinks: can.administerContent(level),
-    edit: atLeast(level, 'edit'),
-    triggerGitSync: atLeast(level, 'edit'),
-    comment: atLeast(level, 'comment'),
-    merge: atLeast(level, 'review'),
-    review: atLeast(level, 'review'),
-    installIntegration: can.administerContent(level),
-  };
-}
-
-export function collectionPermissions(level: Level) {
-  return {
-    view: atLeast(level, 'read'),
-    admin: can.administerContent(level),
-    viewInviteLinks: can.administerContent(level),
-    create: can.createContentIn(level),
-  };
-}
-
-export function organizationPermissions(member: Membership | undefined) {
-  const role = member?.role ?? null;
-  const isMember = !!member;
-  const admin = role === 'admin';
-  return {
-    view: isMember,
-    access: isMember,
-    admin,
-    ownTeam: role !== null,
-    createContent: atLeast(role, 'create'),
-    createOpenAPISpec: atLeast(role, 'create'),
-    viewBilling: admin,
-    listMembers: role !== null,
-    listTeams: role !== null,
-    listIntegrations: role !== null,
-    listInstallations: admin,
-    installIntegration: admin,
-  };
 }
 
 type Sql = Pick<Prisma.TransactionClient, '$executeRaw'>;

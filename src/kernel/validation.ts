@@ -1,6 +1,18 @@
-// Input validation with zod. Every failure becomes a 400 whose message names the field.
+// Input validation: zod schemas declared on the Pothos inputs themselves (`validate:` of @pothos/plugin-validation),
+// and the one way their failures are told: a 400 naming the field, as the REST body spells it.
+import type { StandardSchemaV1 } from '@pothos/plugin-validation';
 import { z } from 'zod';
-import { badRequest } from './errors.js';
+import { ApiError } from './errors.js';
+import { ID_PATTERN } from './ids.js';
+
+/** The argument that carries a mutation's request body: its fields are named without it. */
+const BODY_ARGUMENT = 'input';
+
+/** "Invalid "title": must be at most 50 characters." for the path of the offending value within the arguments. */
+export function invalidInput(path: readonly PropertyKey[], problem: string): ApiError {
+  const names = (path[0] === BODY_ARGUMENT ? path.slice(1) : path).map(String);
+  return new ApiError(400, `Invalid ${names.length ? `"${names.join('.')}"` : 'body'}: ${problem}.`);
+}
 
 /** "must be at most 50 characters", "must have at least 1 items", "must be at most 10". */
 function bound(origin: string, comparison: 'at most' | 'at least', limit: number | bigint): string {
@@ -9,24 +21,25 @@ function bound(origin: string, comparison: 'at most' | 'at least', limit: number
   return `must be ${comparison} ${limit}`;
 }
 
-function describe(issue: z.core.$ZodIssue): string {
-  const field = issue.path.length ? `"${issue.path.join('.')}"` : 'body';
+function problemOf(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'too_big':
-      return `Invalid ${field}: ${bound(issue.origin, 'at most', issue.maximum)}.`;
+      return bound(issue.origin, 'at most', issue.maximum);
     case 'too_small':
-      return `Invalid ${field}: ${bound(issue.origin, 'at least', issue.minimum)}.`;
+      return bound(issue.origin, 'at least', issue.minimum);
     case 'invalid_value':
-      return `Invalid ${field}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     default:
-      return `Invalid ${field}: ${issue.message}.`;
+      return issue.message;
   }
 }
 
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw badRequest(describe(result.error.issues[0]));
-  return result.data;
+const pathOf = (issue: StandardSchemaV1.Issue) => (issue.path ?? []).map((segment) => (typeof segment === 'object' ? segment.key : segment));
+
+/** plugin-validation's failure hook: the first issue, as a 400. */
+export function validationError(failure: { issues: readonly StandardSchemaV1.Issue[] }): ApiError {
+  const issue = failure.issues[0];
+  return invalidInput(pathOf(issue), 'code' in issue ? problemOf(issue as z.core.$ZodIssue) : issue.message);
 }
 
 /** Shared field rules. */
@@ -34,4 +47,42 @@ export const rules = {
   /** A title that is not only white space. */
   title: (min: number, max: number) => z.string().trim().min(min).max(max),
   uri: (max: number) => z.url().max(max),
+  /** An id named in a body: one that cannot exist is refused before any lookup. */
+  id: z.string().regex(ID_PATTERN, 'not an id'),
+  /** An emoji character sequence, or its code points in hex ("1f389", "1f468-200d-1f4bb"), as GitBook accepts. */
+  emoji: z
+    .string()
+    .max(50)
+    .regex(/^(|[0-9a-f]{4,6}(-[0-9a-f]{4,6})*|[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\u20e3]+)$/iu, 'must be an emoji or its hex code points'),
+};
+
+/** One rule of a change request's merge rules, as GitBook's published spec (MergeRule) defines them. */
+const MergeRule = z.discriminatedUnion('rule', [
+  z.object({
+    rule: z.enum(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']),
+    users: z.array(rules.id).max(100),
+  }),
+  z.object({
+    rule: z.enum([
+      'require_at_least_one_review',
+      'require_at_least_one_approved_review',
+      'require_all_reviews_approved',
+      'require_agent_review',
+      'require_up_to_date_change_request',
+      'require_change_request_subject',
+      'require_change_request_description',
+      'require_author_to_merge',
+    ]),
+  }),
+  z.object({ rule: z.literal('custom'), expression: z.string().max(2000), message: z.string().max(500).optional() }),
+]);
+
+/** MergeRulesStandaloneConfiguration of the published spec (organizations); spaces may also `inherit`. */
+export const mergeRules = {
+  standalone: z.discriminatedUnion('type', [z.object({ type: z.literal('none') }), z.object({ type: z.literal('rules'), rules: z.array(MergeRule).max(50) })]),
+  space: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('inherit') }),
+    z.object({ type: z.literal('none') }),
+    z.object({ type: z.literal('rules'), rules: z.array(MergeRule).max(50) }),
+  ]),
 };

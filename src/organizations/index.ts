@@ -1,4 +1,4 @@
 import './types.js';
 import './mutations.js';
 
-export { organizationRoutes } from './routes.js';
+export { organizationRest } from './routes.js';

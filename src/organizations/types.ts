@@ -1,25 +1,17 @@
 // The Organization type and the queries that return organizations.
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import { builder, keepNull, permissionsType, restEnum } from '../kernel/builder.js';
+import { authorize, organizations } from '../kernel/authorize.js';
+import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import type { Organization as OrganizationRow } from '../generated/prisma/client.js';
-import { memberOf } from '../kernel/access.js';
-import { selectsOnly } from '../kernel/selection.js';
-import { listArgs, listOf } from '../kernel/lists.js';
-import { listPage } from '../kernel/pagination.js';
-import { organizationPermissions } from '../kernel/permissions.js';
+import { type ListSource, listArgs, listOf, listPage, selectsOnlyListFields } from '../kernel/lists.js';
+import { policies } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
+import { Prisma, type Organization as OrganizationRow } from '../generated/prisma/client.js';
+import { BillingPlan, OrganizationCommunityType, OrganizationType, OrganizationUseCase } from '../generated/prisma/enums.js';
 
-const OrganizationTypeEnum = restEnum('OrganizationType', { business: 'business', community: 'community' });
-const OrganizationUseCaseEnum = restEnum('OrganizationUseCase', {
-  internalDocs: 'internalDocs', docsSite: 'docsSite', audienceControlledSite: 'audienceControlledSite', productDocs: 'productDocs',
-  teamKnowledgeBase: 'teamKnowledgeBase', designSystem: 'designSystem', openSourceDocs: 'openSourceDocs', notes: 'notes', other: 'other',
-});
-const OrganizationCommunityTypeEnum = restEnum('OrganizationCommunityType', { nonProfit: 'nonProfit', openSource: 'openSource', education: 'education' });
-const BillingPlanEnum = restEnum('BillingPlan', {
-  free_2024: 'free_2024', plus_2024: 'plus_2024', pro_2024: 'pro_2024', enterprise_2024: 'enterprise_2024',
-  community_2024: 'community_2024', free: 'free', plus: 'plus', pro: 'pro', internal: 'internal',
-});
+const OrganizationTypeEnum = prismaEnum('OrganizationType', OrganizationType);
+const OrganizationUseCaseEnum = prismaEnum('OrganizationUseCase', OrganizationUseCase);
+const OrganizationCommunityTypeEnum = prismaEnum('OrganizationCommunityType', OrganizationCommunityType);
+const BillingPlanEnum = prismaEnum('BillingPlan', BillingPlan);
 
 const OrganizationUrls = builder.objectRef<{ location: string; app: string; logo: string | null }>('OrganizationUrls').implement({
   fields: (t) => ({
@@ -29,12 +21,13 @@ const OrganizationUrls = builder.objectRef<{ location: string; app: string; logo
   }),
 });
 
-const OrganizationTrial = builder.objectRef<{ status: string; count: number }>('OrganizationTrial').implement({
+const notApplicable = { status: 'notapplicable', count: 0 };
+const OrganizationTrial = builder.objectRef<typeof notApplicable>('OrganizationTrial').implement({
   description: 'Trials do not apply to a self-hosted instance: always `notapplicable`.',
   fields: (t) => ({ status: t.exposeString('status'), count: t.exposeInt('count') }),
 });
 
-const OrganizationPermissions = permissionsType('OrganizationPermissions', () => organizationPermissions(undefined));
+const OrganizationPermissions = permissionsType('OrganizationPermissions', policies.organization);
 
 export const Organization = builder.prismaObject('Organization', {
   fields: (t) => ({
@@ -48,14 +41,14 @@ export const Organization = builder.prismaObject('Organization', {
     type: t.expose('type', { type: OrganizationTypeEnum }),
     useCase: t.expose('useCase', { type: OrganizationUseCaseEnum, nullable: true }),
     communityType: t.expose('communityType', { type: OrganizationCommunityTypeEnum, nullable: true }),
-    defaultRole: t.expose('defaultRole', { type: MemberRoleEnum, nullable: true, description: 'Role of new members; null: they join as guests.', ...keepNull }),
+    defaultRole: t.expose('defaultRole', { type: MemberRoleEnum, nullable: true, description: 'Role of new members; null: they join as guests.' }),
     defaultContent: t.expose('defaultContent', { type: 'JSON', nullable: true }),
     sso: t.exposeBoolean('sso'),
     ai: t.exposeBoolean('ai'),
     inviteLinks: t.exposeBoolean('inviteLinks'),
     plan: t.expose('plan', { type: BillingPlanEnum }),
     mergeRules: t.expose('mergeRules', { type: 'JSON' }),
-    trial: t.field({ type: OrganizationTrial, resolve: () => ({ status: 'notapplicable', count: 0 }) }),
+    trial: t.field({ type: OrganizationTrial, resolve: () => notApplicable }),
     internal_isOnNewTrial: t.boolean({ deprecationReason: 'Always true.', resolve: () => true }),
     urls: t.field({
       type: OrganizationUrls,
@@ -64,44 +57,38 @@ export const Organization = builder.prismaObject('Organization', {
     }),
     permissions: t.field({
       type: OrganizationPermissions,
-      resolve: async (org, _args, ctx) => organizationPermissions(await ctx.membership.load(org.id)),
+      resolve: (org, _args, ctx) => permissionsFor(policies.organization, organizations.level.of(ctx, org)),
     }),
   }),
 });
 
 export const OrganizationList = listOf('Organization', Organization);
 
-/** Fields of Organization that read nothing but the id (the lists hanging off it). */
-const ID_ONLY_FIELDS = new Set(['__typename', 'id', 'spaces', 'collections']);
+/** The viewer's organizations: a root list, whose one parent is the viewer. */
+const viewerOrganizations: ListSource<OrganizationRow> = {
+  table: 'Organization',
+  orderBy: [{ column: 'id', type: 'text' }],
+  where: (ctx) => Prisma.sql`EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = t.id AND m."userId" = ${ctx.viewer.userId} AND NOT m.disabled)`,
+  scope: (userId) => `orgs:${userId}`,
+  fetch: (ctx, query, ids) => ctx.prisma.organization.findMany({ ...query, where: { id: { in: ids } } }),
+  annotations: [organizations.level],
+};
 
 builder.queryFields((t) => ({
   organizations: t.field({
     type: OrganizationList,
     description: 'Organizations the viewer is a member of, in a stable order.',
     args: listArgs,
-    resolve: (_root, args, ctx, info) => {
-      const mine = { members: { some: { userId: ctx.viewer.userId, disabled: false } } };
-      return listPage({
-        tokens: ctx.pageTokens,
-        scope: `orgs:${ctx.viewer.userId}`,
-        page: args.page,
-        limit: args.limit,
-        orderBy: ['id'],
-        fetch: ({ where, orderBy, take }) =>
-          ctx.prisma.organization.findMany({ ...queryFromInfo({ context: ctx, info, path: ['items'] }), where: { ...mine, ...where }, orderBy, take }),
-        count: () => ctx.prisma.organization.count({ where: mine }),
-      });
-    },
+    resolve: (_root, args, ctx, info) => listPage(viewerOrganizations, ctx, info, ctx.viewer.userId, args),
   }),
   organization: t.prismaField({
     type: 'Organization',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx, info) => {
-      const id = String(args.id);
-      await memberOf(ctx, id, 'Organization');
-      // Lists under an organization need nothing but its id (membership is already proven): skip loading the row.
-      if (selectsOnly(info, ID_ONLY_FIELDS)) return { id } as OrganizationRow;
-      return ctx.prisma.organization.findUniqueOrThrow({ ...query, where: { id } });
+      const { row } = await authorize(ctx, organizations, args.id, 'view');
+      // Membership proves the organization exists: when only its lists are selected, its row is not needed.
+      if (selectsOnlyListFields(info)) return row as OrganizationRow;
+      return ctx.prisma.organization.findUniqueOrThrow({ ...query, where: { id: args.id } });
     },
   }),
   organizationsForEmailDomain: t.prismaField({

@@ -1,4 +1,4 @@
 import './types.js';
 import './mutations.js';
 
-export { spaceRoutes } from './routes.js';
+export { spaceRest } from './routes.js';

@@ -1,16 +1,14 @@
-// The Space type and the queries that return spaces.
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import { Prisma, type Space as SpaceRow } from '../generated/prisma/client.js';
-import { type ChildListSource, childPage } from '../kernel/child-lists.js';
-import { counter, rememberCounts } from './counts.js';
+// The Space type, the query that returns one, and the spaces lists of organizations and collections.
 import { Collection } from '../collections/types.js';
-import { levelOf, rememberLevels, visibleLevel } from '../kernel/access.js';
-import { builder, keepNull, mapMaybePromise, permissionsType, restEnum } from '../kernel/builder.js';
+import { Prisma, type Space as SpaceRow } from '../generated/prisma/client.js';
+import { authorize, contentLevels, spaces } from '../kernel/authorize.js';
+import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
-import { listArgs, listOf } from '../kernel/lists.js';
-import { spacePermissions, visibleToViewerSql } from '../kernel/permissions.js';
+import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
+import { type SpaceCounts, spaceCounts } from './counts.js';
 
 export const SpaceVisibilityEnum = restEnum('SpaceVisibility', {
   public: 'public',
@@ -22,21 +20,36 @@ export const SpaceVisibilityEnum = restEnum('SpaceVisibility', {
 });
 export const SpaceEditModeEnum = restEnum('SpaceEditMode', { live: 'live', locked: 'locked' });
 
-const SpaceUrls = builder.objectRef<{ location: string; app: string }>('SpaceUrls').implement({
+interface SpaceLinks {
+  location: string;
+  app: string;
+  published: string | null;
+  public: string | null;
+  icon: string | null;
+}
+
+const SpaceUrls = builder.objectRef<SpaceLinks>('SpaceUrls').implement({
   fields: (t) => ({
     location: t.exposeString('location'),
     app: t.exposeString('app'),
-    published: t.string({ nullable: true, description: 'Published URL; set once the space is published in a site.', resolve: () => null }),
-    public: t.string({ nullable: true, description: 'Public URL, when the space is public.', resolve: () => null }),
-    icon: t.string({ nullable: true, resolve: () => null }),
+    published: t.exposeString('published', { nullable: true, description: 'Published URL; set once the space is published in a site.' }),
+    public: t.exposeString('public', { nullable: true, description: 'Public URL, when the space is public.' }),
+    icon: t.exposeString('icon', { nullable: true }),
   }),
 });
 
-const SpacePermissions = permissionsType('SpacePermissions', spacePermissions);
+const SpacePermissions = permissionsType('SpacePermissions', policies.space);
 
 const VisitorAuth = builder.objectRef<{ backend: string }>('SpaceVisitorAuth').implement({
   fields: (t) => ({ backend: t.exposeString('backend') }),
 });
+
+const counter =
+  (key: keyof SpaceCounts) =>
+  (space: SpaceRow, _args: unknown, ctx: Parameters<typeof spaceCounts.of>[0]): number | Promise<number> => {
+    const counts = spaceCounts.of(ctx, space);
+    return counts instanceof Promise ? counts.then((known) => known[key]) : counts[key];
+  };
 
 export const Space = builder.prismaObject('Space', {
   fields: (t) => ({
@@ -50,38 +63,44 @@ export const Space = builder.prismaObject('Space', {
     deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true, description: 'Set while the space is deleted (restorable for 7 days).' }),
     editMode: t.expose('editMode', { type: SpaceEditModeEnum, nullable: true }),
     mergeRules: t.expose('mergeRules', { type: 'JSON' }),
-    organization: t.exposeString('organizationId'),
-    parent: t.exposeString('parentId', { nullable: true, description: 'Id of the parent collection.' }),
+    organizationId: t.exposeID('organizationId'),
+    organization: t.relation('organization'),
+    parentId: t.exposeID('parentId', { nullable: true, description: 'Id of the parent collection.' }),
     language: t.exposeString('language', { nullable: true }),
     visitorAuth: t.field({
       type: VisitorAuth,
       nullable: true,
       resolve: (s) => (s.visitorAuthBackend ? { backend: s.visitorAuthBackend } : null),
     }),
-    revision: t.string({ description: 'Id of the active revision.', resolve: (s) => s.revisionId! }),
-    defaultLevel: t.expose('defaultLevel', { type: ContentLevelEnum, nullable: true, ...keepNull }),
-    comments: t.int({ description: 'Open comments.', resolve: counter('comments') }),
-    changeRequests: t.int({ resolve: counter('changeRequests') }),
-    changeRequestsOpen: t.int({ resolve: counter('changeRequestsOpen') }),
-    changeRequestsDraft: t.int({ resolve: counter('changeRequestsDraft') }),
-    urls: t.field({ type: SpaceUrls, resolve: (s, _args, ctx) => ({ location: apiUrl(ctx, `spaces/${s.id}`), app: appUrl(ctx, `s/${s.id}`) }) }),
-    permissions: t.field({ type: SpacePermissions, resolve: (s, _args, ctx) => mapMaybePromise(levelOf(ctx, s), spacePermissions) }),
+    // Nullable in the table only while a space and its first revision are created together.
+    revisionId: t.id({ description: 'Id of the active revision.', resolve: (s) => s.revisionId! }),
+    defaultLevel: t.expose('defaultLevel', { type: ContentLevelEnum, nullable: true }),
+    openCommentCount: t.int({ description: 'Open comments.', resolve: counter('openComments') }),
+    changeRequestCount: t.int({ description: 'Change requests, whatever their status.', resolve: counter('changeRequests') }),
+    openChangeRequestCount: t.int({ resolve: counter('openChangeRequests') }),
+    draftChangeRequestCount: t.int({ resolve: counter('draftChangeRequests') }),
+    urls: t.field({
+      type: SpaceUrls,
+      resolve: (s, _args, ctx) => ({ location: apiUrl(ctx, `spaces/${s.id}`), app: appUrl(ctx, `s/${s.id}`), published: null, public: null, icon: null }),
+    }),
+    permissions: t.field({ type: SpacePermissions, resolve: (s, _args, ctx) => permissionsFor(policies.space, contentLevels.of(ctx, s)) }),
   }),
 });
 
 export const SpaceList = listOf('Space', Space);
 
 /** Live (not deleted) spaces the viewer can see, listed per organization or per collection. */
-const liveSpaces = (parentColumn: 'organizationId' | 'parentId', scope: (parentId: string) => string): ChildListSource<SpaceRow> => ({
-  table: Prisma.sql`"Space"`,
-  parentColumn: Prisma.raw(`"${parentColumn}"`),
+const liveSpaces = (parentColumn: 'organizationId' | 'parentId', scope: (parentKey: string) => string): ListSource<SpaceRow> => ({
+  table: 'Space',
+  parentColumn,
+  orderBy: [
+    { column: 'position', type: 'float8' },
+    { column: 'id', type: 'text' },
+  ],
   where: (ctx) => Prisma.sql`t."deletedAt" IS NULL AND ${visibleToViewerSql(ctx.viewer.userId)}`,
   scope,
-  fetch: async (ctx, info, ids) => {
-    const spaces = await ctx.prisma.space.findMany({ ...queryFromInfo({ context: ctx, info, path: ['items'] }), where: { id: { in: ids } } });
-    await Promise.all([rememberLevels(ctx, spaces), rememberCounts(ctx, spaces)]);
-    return spaces;
-  },
+  fetch: (ctx, query, ids) => ctx.prisma.space.findMany({ ...query, where: { id: { in: ids } } }),
+  annotations: [contentLevels, spaceCounts],
 });
 const organizationSpaces = liveSpaces('organizationId', (id) => `orgs/${id}/spaces`);
 const collectionSpaces = liveSpaces('parentId', (id) => `collections/${id}/spaces`);
@@ -91,28 +110,26 @@ builder.queryFields((t) => ({
     type: 'Space',
     description: 'A space, also while it is deleted (it then carries deletedAt).',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const space = await ctx.prisma.space.findUnique({ ...query, where: { id: String(args.id) } });
-      await visibleLevel(ctx, space, 'Space');
-      return space!;
-    },
+    resolve: async (query, _root, args, ctx) => (await authorize(ctx, spaces, args.id, 'view', { query })).row,
   }),
 }));
 
-builder.prismaObjectField(Organization, 'spaces', (t) =>
+builder.objectField(Organization, 'spaces', (t) =>
   t.field({
     type: SpaceList,
     description: 'Spaces of the organization that the viewer can see, deleted ones excepted.',
     args: listArgs,
-    resolve: (org, args, ctx, info) => childPage(organizationSpaces, ctx, info, org.id, args),
+    ...readsParentKeyOnly,
+    resolve: (org, args, ctx, info) => listPage(organizationSpaces, ctx, info, org.id, args),
   }),
 );
 
-builder.prismaObjectField(Collection, 'spaces', (t) =>
+builder.objectField(Collection, 'spaces', (t) =>
   t.field({
     type: SpaceList,
     description: 'Spaces directly in this collection that the viewer can see, deleted ones excepted.',
     args: listArgs,
-    resolve: (collection, args, ctx, info) => childPage(collectionSpaces, ctx, info, collection.id, args),
+    ...readsParentKeyOnly,
+    resolve: (collection, args, ctx, info) => listPage(collectionSpaces, ctx, info, collection.id, args),
   }),
 );

@@ -1,8 +1,20 @@
 // The REST engine itself: routing, methods, bodies, request ids, and route compilation at start-up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileRoute } from '../../rest/compile.js';
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLInt,
+  GraphQLInterfaceType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  print,
+} from 'graphql';
+import { compileRoute, Fragments } from '../../rest/compile.js';
 import { route } from '../../rest/route.js';
-import { schema } from '../../src/schema.js';
+import { restModules, schema } from '../../src/schema.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -77,13 +89,84 @@ describe('bodies', () => {
 });
 
 describe('route compilation', () => {
-  it('fails at start-up, naming the route, when an operation does not validate', () => {
-    const broken = route({ method: 'GET', path: '/v1/broken/:id', status: 200, operation: 'query broken($id: ID!) { space(id: $id) { nope } }' });
-    expect(() => compileRoute(schema, broken)).toThrow(/GET \/v1\/broken\/:id: .*nope/);
+  const fragments = new Fragments(schema, restModules);
+
+  it('fails at start-up, naming the route, when a field path does not exist', () => {
+    const broken = route('GET /v1/broken/:id', 'broken', 'space(id: $id).nope');
+    expect(() => compileRoute(schema, fragments, broken)).toThrow(/GET \/v1\/broken\/:id \(broken\): Space has no field nope/);
   });
 
-  it('fails when a path parameter has no variable', () => {
-    const broken = route({ method: 'GET', path: '/v1/x/:spaceId', status: 200, operation: 'query x { organizations { count } }' });
-    expect(() => compileRoute(schema, broken)).toThrow(/:spaceId has no variable/);
+  it('fails when a path parameter is bound to no argument', () => {
+    const broken = route('GET /v1/x/:spaceId', 'x', 'organizations');
+    expect(() => compileRoute(schema, fragments, broken)).toThrow(/:spaceId is bound to no argument/);
+  });
+
+  it('fails when a required argument is not bound', () => {
+    const broken = route('PATCH /v1/x/:spaceId', 'x', 'updateSpace(id: $spaceId)');
+    expect(() => compileRoute(schema, fragments, broken)).toThrow(/updateSpace\(input:\) is required and not bound/);
+  });
+
+  it('refuses a fragment registered twice for one type', () => {
+    expect(() => new Fragments(schema, [{ fragments: { Space: 'id' }, routes: [] }, { fragments: { Space: 'title' }, routes: [] }])).toThrow(
+      /SpaceFields is registered twice/,
+    );
+  });
+
+  it('builds the operation from the field path: variables from the arguments, the envelope and fragments from the schema', () => {
+    const compiled = compileRoute(schema, fragments, route('GET /v1/orgs/:organizationId/spaces', 'listSpaces', 'organization(id: $organizationId).spaces'));
+    const text = print(compiled.document);
+    expect(text).toMatch(/^query listSpaces\(\$organizationId: ID!, \$page: String, \$limit: Int\)/);
+    expect(text).toContain('spaces(page: $page, limit: $limit) {\n      items {\n        ...SpaceFields');
+    expect(text).toContain('next {\n        page\n      }\n      count');
+    // The permissions selection is every action of the policy, not a list typed again.
+    expect(text).toContain('permissions {\n    view\n    access\n    admin');
+    expect(compiled.variables.map((v) => `${v.source}:${v.name}`)).toEqual(['path:organizationId', 'query:page', 'query:limit']);
+    expect(compiled.bodyPath).toEqual(['organization', 'spaces']);
   });
 });
+
+describe('abstract types', () => {
+  // A schema of its own: the API has no interface yet, and pages and site structures will need them.
+  const pets = makeSchema();
+
+  it('writes each object by its concrete type, with REST spellings, and never writes the dispatch key', async () => {
+    const fragments = new Fragments(pets, [{ fragments: { Dog: 'kind name barks', Cat: 'kind name lives' }, routes: [] }]);
+    const compiled = compileRoute(pets, fragments, route('GET /v1/pets', 'listPets', 'pets'));
+    const result = await compiled.run({}, {});
+    expect(compiled.write(result.data!.pets)).toBe(
+      '[{"kind":"good-dog","name":"Rex","barks":true},{"kind":"cat","name":"Tom","lives":9}]',
+    );
+  });
+});
+
+function makeSchema() {
+  const Kind = new GraphQLEnumType({ name: 'PetKind', values: { good_dog: { value: 'good_dog', extensions: { rest: 'good-dog' } }, cat: { value: 'cat' } } });
+  const Pet: GraphQLInterfaceType = new GraphQLInterfaceType({
+    name: 'Pet',
+    fields: { kind: { type: new GraphQLNonNull(Kind) }, name: { type: new GraphQLNonNull(GraphQLString) } },
+    resolveType: (pet: { lives?: number }) => (pet.lives === undefined ? 'Dog' : 'Cat'),
+  });
+  const Dog = new GraphQLObjectType({
+    name: 'Dog',
+    interfaces: [Pet],
+    fields: { kind: { type: new GraphQLNonNull(Kind) }, name: { type: new GraphQLNonNull(GraphQLString) }, barks: { type: GraphQLBoolean } },
+  });
+  const Cat = new GraphQLObjectType({
+    name: 'Cat',
+    interfaces: [Pet],
+    fields: { kind: { type: new GraphQLNonNull(Kind) }, name: { type: new GraphQLNonNull(GraphQLString) }, lives: { type: GraphQLInt } },
+  });
+  const query = new GraphQLObjectType({
+    name: 'Query',
+    fields: {
+      pets: {
+        type: new GraphQLList(Pet),
+        resolve: () => [
+          { kind: 'good_dog', name: 'Rex', barks: true },
+          { kind: 'cat', name: 'Tom', lives: 9 },
+        ],
+      },
+    },
+  });
+  return new GraphQLSchema({ query, types: [Dog, Cat] });
+}

@@ -1,0 +1,69 @@
+// REST request values as GraphQL variables. Every problem is a 400 that names the REST field, found here with the
+// field's path in hand rather than by reading GraphQL's coercion messages afterwards.
+import { GraphQLEnumType, type GraphQLInputType, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType } from 'graphql';
+import { enumSpellings } from './compile.js';
+import { RestError } from './errors.js';
+
+const invalid = (path: readonly string[], problem: string) =>
+  new RestError(400, `Invalid ${path.length ? `"${path.join('.')}"` : 'body'}: ${problem}.`);
+
+/**
+ * The GraphQL form of a JSON value: enum values in REST spelling become GraphQL names, fields the input type does not
+ * know are dropped (GitBook clients of other versions send fields this API does not take), and anything GraphQL would
+ * refuse is refused here, naming the field. Scalars are checked with their own parser but passed on as sent:
+ * execution parses them again.
+ */
+export function fromRest(value: unknown, type: GraphQLInputType, path: readonly string[] = []): unknown {
+  if (isNonNullType(type)) {
+    if (value === null || value === undefined) throw invalid(path, 'required');
+    return fromRest(value, type.ofType, path);
+  }
+  if (value === null || value === undefined) return value;
+  if (isListType(type)) {
+    const items = Array.isArray(value) ? value : [value];
+    return items.map((item, i) => fromRest(item, type.ofType, [...path, String(i)]));
+  }
+  if (isEnumType(type)) {
+    const name = typeof value === 'string' ? enumSpellings(type).fromRest.get(value) : undefined;
+    if (name === undefined) throw invalid(path, `must be one of ${[...enumSpellings(type).fromRest.keys()].map((v) => JSON.stringify(v)).join(', ')}`);
+    return name;
+  }
+  if (isInputObjectType(type)) {
+    if (typeof value !== 'object' || Array.isArray(value)) throw invalid(path, 'must be an object');
+    const out: Record<string, unknown> = {};
+    for (const field of Object.values(type.getFields())) {
+      const given = (value as Record<string, unknown>)[field.name];
+      if (given === undefined && !(isNonNullType(field.type) && field.defaultValue === undefined)) continue;
+      out[field.name] = fromRest(given, field.type, [...path, field.name]);
+    }
+    return out;
+  }
+  try {
+    type.parseValue(value);
+  } catch (error) {
+    throw invalid(path, (error as Error).message.replace(/\.$/, ''));
+  }
+  return value;
+}
+
+/** A query-string value as the variable's type: Int, Float, Boolean and enums are parsed from text. */
+export function queryValue(name: string, text: string, type: GraphQLInputType): unknown {
+  const named = getNamedType(type);
+  switch (named.name) {
+    case 'Int':
+      if (!/^-?\d+$/.test(text)) throw invalid([name], 'must be an integer');
+      return Number(text);
+    case 'Float': {
+      const number = Number(text);
+      if (text.trim() === '' || !Number.isFinite(number)) throw invalid([name], 'must be a number');
+      return number;
+    }
+    case 'Boolean':
+      if (text !== 'true' && text !== 'false') throw invalid([name], 'must be true or false');
+      return text === 'true';
+    default:
+      return named instanceof GraphQLEnumType ? fromRest(text, named, [name]) : text;
+  }
+}
+
+export const isList = (type: GraphQLInputType) => isListType(isNonNullType(type) ? type.ofType : type);

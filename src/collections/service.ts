@@ -1,0 +1,83 @@
+// What can be done to collections, for the viewer of a Context: plain functions that check permissions through the
+// kernel's authorize() and keep the tree's invariants (positions, effective levels) in one transaction.
+import { collectionSubtree, creationParent, positionFor } from '../content/tree.js';
+import { transferContent, transferTarget } from '../content/transfer.js';
+import { authorize, authorizeReference, collections } from '../kernel/authorize.js';
+import type { Context } from '../kernel/context.js';
+import { badRequest } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import { refreshEffectiveLevels } from '../kernel/permissions.js';
+import type { CreateCollectionInput, MoveCollectionInput, TransferCollectionInput, UpdateCollectionInput } from './mutations.js';
+
+/** Returns the new collection's id. */
+export async function createCollection(ctx: Context, organizationId: string, input: typeof CreateCollectionInput.$inferInput): Promise<string> {
+  const parent = await creationParent(ctx, organizationId, input.parent);
+  const id = newId();
+  await ctx.prisma.$transaction(async (tx) =>
+    tx.collection.create({
+      data: {
+        id,
+        organizationId,
+        parentId: parent?.id ?? null,
+        title: input.title ?? '',
+        effectiveLevel: parent ? parent.effectiveLevel : 'inherit',
+        position: await positionFor(tx, organizationId, parent?.id ?? null, id),
+      },
+      select: { id: true },
+    }),
+  );
+  return id;
+}
+
+export async function updateCollection(ctx: Context, id: string, input: typeof UpdateCollectionInput.$inferInput): Promise<void> {
+  const { row: collection } = await authorize(ctx, collections, id, 'admin');
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.collection.update({
+      where: { id },
+      data: {
+        ...(input.title != null && { title: input.title }),
+        ...(input.description != null && { description: input.description }),
+        ...(input.defaultLevel !== undefined && { defaultLevel: input.defaultLevel }),
+      },
+    });
+    if (input.defaultLevel !== undefined) await refreshEffectiveLevels(tx, collection.organizationId);
+  });
+}
+
+/** Deletes a collection and the collections below it; their spaces are soft-deleted (restorable). */
+export async function deleteCollection(ctx: Context, id: string): Promise<void> {
+  const { row: collection } = await authorize(ctx, collections, id, 'admin');
+  await ctx.prisma.$transaction(async (tx) => {
+    const ids = await collectionSubtree(tx, id);
+    await tx.space.updateMany({ where: { parentId: { in: ids }, deletedAt: null }, data: { deletedAt: ctx.clock.now() } });
+    await tx.collection.delete({ where: { id } });
+    await refreshEffectiveLevels(tx, collection.organizationId);
+  });
+}
+
+export async function moveCollection(ctx: Context, id: string, input: typeof MoveCollectionInput.$inferInput): Promise<void> {
+  const { row: collection } = await authorize(ctx, collections, id, 'admin');
+  const parentId = input.parent === undefined ? collection.parentId : input.parent;
+  if (parentId) await authorizeReference(ctx, collections, { id: parentId, field: 'parent', organizationId: collection.organizationId }, 'create');
+  await ctx.prisma.$transaction(async (tx) => {
+    if (parentId && (await collectionSubtree(tx, id)).includes(parentId)) {
+      throw badRequest('Invalid "parent": a collection cannot be moved into itself or one of its descendants.');
+    }
+    const position = await positionFor(tx, collection.organizationId, parentId, id, input.position);
+    await tx.collection.update({ where: { id }, data: { parentId, position } });
+    await refreshEffectiveLevels(tx, collection.organizationId);
+  });
+}
+
+/** Moves a collection, with everything below it, to the top level of another organization. */
+export async function transferCollection(ctx: Context, id: string, input: typeof TransferCollectionInput.$inferInput): Promise<void> {
+  const { row: collection } = await authorize(ctx, collections, id, 'admin');
+  await transferTarget(ctx, input.organization, collection.organizationId);
+  await ctx.prisma.$transaction(async (tx) => {
+    const collectionIds = await collectionSubtree(tx, id);
+    const spaces = await tx.space.findMany({ where: { parentId: { in: collectionIds } }, select: { id: true } });
+    const position = await positionFor(tx, input.organization, null, id);
+    await tx.collection.update({ where: { id }, data: { parentId: null, position } });
+    await transferContent(tx, { from: collection.organizationId, to: input.organization, collectionIds, spaceIds: spaces.map((s) => s.id) });
+  });
+}
