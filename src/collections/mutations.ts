@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MoveContentInput } from '../content/tree.js';
 import { builder } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
-import { rules } from '../kernel/validation.js';
+import { notNull, rules } from '../kernel/validation.js';
 import * as service from './service.js';
 
 export const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
@@ -13,6 +13,7 @@ export const CreateCollectionInput = builder.inputType('CreateCollectionInput', 
   }),
 });
 export const UpdateCollectionInput = builder.inputType('UpdateCollectionInput', {
+  validate: notNull('title'),
   fields: (t) => ({
     title: t.string({ description: 'At most 50 characters.', validate: z.string().max(50) }),
     description: t.string({ description: 'At most 100 characters.', validate: z.string().max(100) }),

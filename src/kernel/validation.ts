@@ -56,6 +56,15 @@ export const rules = {
     .regex(/^(|[0-9a-f]{4,6}(-[0-9a-f]{4,6})*|[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\u20e3]+)$/iu, 'must be an emoji or its hex code points'),
 };
 
+/**
+ * Input-type rule: these optional fields may be left out but not sent as null (their columns always hold a value).
+ * GraphQL cannot say it (an optional input field is nullable), so the input says it here.
+ */
+export const notNull = (...fields: string[]) =>
+  z.any().superRefine((input: Record<string, unknown>, check) => {
+    for (const field of fields) if (input[field] === null) check.addIssue({ code: 'custom', path: [field], message: 'must not be null' });
+  });
+
 /** One rule of a change request's merge rules, as GitBook's published spec (MergeRule) defines them. */
 const MergeRule = z.discriminatedUnion('rule', [
   z.object({

@@ -2,13 +2,14 @@
 import { z } from 'zod';
 import { builder } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import { mergeRules, rules } from '../kernel/validation.js';
+import { mergeRules, notNull, rules } from '../kernel/validation.js';
 import { updateOrganization } from './service.js';
 
 const hostname = z.string().min(3).max(32).regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'lowercase letters, digits and hyphens, starting and ending with a letter or digit');
 const emailDomain = z.string().max(253).regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'not a domain name');
 
 export const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
+  validate: notNull('title', 'emailDomains', 'sso', 'ai', 'inviteLinks', 'mergeRules'),
   fields: (t) => ({
     title: t.string({ description: '2 to 255 characters.', validate: rules.title(2, 255) }),
     emailDomains: t.stringList({ validate: z.array(emailDomain.transform((d) => d.toLowerCase())).max(100) }),

@@ -5,7 +5,7 @@ import { RETENTION_DAYS } from '../content/retention.js';
 import { MoveContentInput } from '../content/tree.js';
 import { builder } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
-import { mergeRules, rules } from '../kernel/validation.js';
+import { mergeRules, notNull, rules } from '../kernel/validation.js';
 import * as service from './service.js';
 import { SpaceEditModeEnum } from './types.js';
 
@@ -27,6 +27,7 @@ export const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
   }),
 });
 export const UpdateSpaceInput = builder.inputType('UpdateSpaceInput', {
+  validate: notNull('title', 'editMode', 'mergeRules'),
   fields: (t) => ({
     title: t.string({ description: 'At most 50 characters.', validate: z.string().max(50) }),
     emoji: t.string({ description: 'null removes the emoji.', validate: rules.emoji }),

@@ -1,7 +1,9 @@
 // Collections: the eight endpoints of the spec, move and transfer rules, permissions, limits, pagination.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { buildCollection, buildMember, buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
+import { buildWorld } from '../support/world.js';
 
 let t: TestApp;
 let alice: Person; // admin of acme and of beta
@@ -14,13 +16,12 @@ let other: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  [alice, rita, carl, bob] = await Promise.all([t.person('Alice'), t.person('Rita'), t.person('Carl'), t.person('Bob')]);
-  acme = await t.organization('Acme', alice);
-  beta = await t.organization('Beta', alice);
-  other = await t.organization('Other', bob);
-  await t.join(acme, rita, 'read');
-  await t.join(acme, carl, 'create');
-  await t.join(beta, carl, 'read');
+  const world = await buildWorld(t.prisma);
+  ({ admin: alice, reader: rita, creator: carl, outsider: bob } = world);
+  acme = world.organizationId;
+  beta = world.secondOrganizationId;
+  other = world.outsiderOrganizationId;
+  await buildMember(t.prisma, { organizationId: beta, user: carl, role: 'read' });
 });
 afterAll(() => t?.close());
 
@@ -127,14 +128,14 @@ describe('DELETE /v1/collections/{collectionId}', () => {
   it('deletes the collection and its subcollections (205, empty) and soft-deletes their spaces', async () => {
     const c = await create(acme, { title: 'Doomed' });
     const child = await create(acme, { title: 'Doomed child', parent: c.id });
-    const space = await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: alice.token, body: { title: 'Inside', parent: child.id } });
+    const space = await buildSpace(t.prisma, { organizationId: acme, parentId: child.id, title: 'Inside' });
     const res = await t.request('DELETE', `/v1/collections/${c.id}`, { token: alice.token });
     expect(res.status).toBe(205);
     expect(res.text).toBe('');
     expect((await t.request('GET', `/v1/collections/${child.id}`, { token: alice.token })).status).toBe(404);
-    const gone = await t.request('GET', `/v1/spaces/${space.body.id}`, { token: alice.token });
+    const gone = await t.request('GET', `/v1/spaces/${space.id}`, { token: alice.token });
     expect(gone.body.deletedAt).toBeDefined();
-    const restored = await t.request('POST', `/v1/spaces/${space.body.id}/restore`, { token: alice.token });
+    const restored = await t.request('POST', `/v1/spaces/${space.id}/restore`, { token: alice.token });
     expect(restored.status).toBe(200);
     expect(restored.body.parent).toBeUndefined();
   });
@@ -207,13 +208,13 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
   it('moves the collection with its subtree and spaces to another organization', async () => {
     const c = await create(acme, { title: 'Travelling' });
     const child = await create(acme, { title: 'Travelling child', parent: c.id });
-    const space = await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: alice.token, body: { title: 'Luggage', parent: child.id } });
+    const space = await buildSpace(t.prisma, { organizationId: acme, parentId: child.id, title: 'Luggage' });
     const api = gitbookClient('0202', t.url, alice.token);
     const { data } = await api.collections.transferCollection(c.id, { organization: beta });
     expectMatchesSpec('0202', 'post', '/collections/{collectionId}/transfer', 200, data);
     expect(data.organization).toBe(beta);
     expect((await t.request('GET', `/v1/collections/${child.id}`, { token: alice.token })).body.organization).toBe(beta);
-    expect((await t.request('GET', `/v1/spaces/${space.body.id}`, { token: alice.token })).body.organization).toBe(beta);
+    expect((await t.request('GET', `/v1/spaces/${space.id}`, { token: alice.token })).body.organization).toBe(beta);
     expect(await titles(acme)).not.toContain('Travelling');
     expect(await titles(beta)).toEqual(expect.arrayContaining(['Travelling', 'Travelling child']));
   });
@@ -237,10 +238,10 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
 describe('GET /v1/orgs/{organizationId}/collections', () => {
   let org: string;
   beforeAll(async () => {
-    org = await t.organization('Many', alice);
+    org = (await buildOrganization(t.prisma, { title: 'Many', owner: alice })).organization.id;
     const roots = [];
-    for (let i = 0; i < 5; i++) roots.push(await create(org, { title: `root ${i}` }));
-    for (let i = 0; i < 3; i++) await create(org, { title: `nested ${i}`, parent: roots[0].id });
+    for (let i = 0; i < 5; i++) roots.push(await buildCollection(t.prisma, { organizationId: org, title: `root ${i}` }));
+    for (let i = 0; i < 3; i++) await buildCollection(t.prisma, { organizationId: org, parentId: roots[0].id, title: `nested ${i}` });
   });
 
   it('lists through the official client, matching the published spec', async () => {
@@ -287,9 +288,7 @@ describe('GET /v1/orgs/{organizationId}/collections', () => {
 describe('GET /v1/collections/{collectionId}/spaces', () => {
   it('lists the spaces of the collection, walks pages, and keeps its statement count flat', async () => {
     const c = await create(acme, { title: 'Library' });
-    for (let i = 0; i < 5; i++) {
-      await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: alice.token, body: { title: `book ${i}`, parent: c.id } });
-    }
+    for (let i = 0; i < 5; i++) await buildSpace(t.prisma, { organizationId: acme, parentId: c.id, title: `book ${i}` });
     const api = gitbookClient('0202', t.url, rita.token);
     const { data } = await api.collections.listSpacesInCollectionById(c.id);
     expectMatchesSpec('0202', 'get', '/collections/{collectionId}/spaces', 200, data);

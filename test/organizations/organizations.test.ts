@@ -2,10 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeToken } from '../../src/admin/commands.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { buildOrganization, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
+import { buildWorld } from '../support/world.js';
 
 let t: TestApp;
-let alice: Person; // admin of acme and of two more organizations
+let alice: Person; // admin of acme and of two more organizations, "Second" and "Third"
 let eve: Person; // editor in acme
 let bob: Person; // admin of another organization only
 let acme: string;
@@ -13,12 +15,11 @@ let other: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  [alice, eve, bob] = await Promise.all([t.person('Alice'), t.person('Eve'), t.person('Bob')]);
-  acme = await t.organization('Acme', alice);
-  await t.organization('Second', alice);
-  await t.organization('Third', alice);
-  await t.join(acme, eve, 'edit');
-  other = await t.organization('Other', bob);
+  const world = await buildWorld(t.prisma);
+  ({ admin: alice, editor: eve, outsider: bob } = world);
+  acme = world.organizationId;
+  other = world.outsiderOrganizationId;
+  await buildOrganization(t.prisma, { title: 'Third', owner: alice });
 });
 afterAll(() => t?.close());
 
@@ -75,7 +76,7 @@ describe('GET /v1/orgs', () => {
   it('requires a valid token: missing, unknown and revoked tokens get 401', async () => {
     expect((await t.request('GET', '/v1/orgs')).status).toBe(401);
     expect((await t.request('GET', '/v1/orgs', { token: 'dpa_unknown' })).status).toBe(401);
-    const carol = await t.person('Carol');
+    const carol = await buildUser(t.prisma, { displayName: 'Carol' });
     expect((await t.request('GET', '/v1/orgs', { token: carol.token })).status).toBe(200);
     await revokeToken(t.prisma, { id: carol.tokenId });
     const res = await t.request('GET', '/v1/orgs', { token: carol.token });

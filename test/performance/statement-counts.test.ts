@@ -1,8 +1,8 @@
 // N+1 guard: the SQL statements a request runs must not grow with the number of items it returns, at any depth.
 // Each test runs the same request over a tiny data set and over one with 100 items per level, and compares counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedOrganization } from '../../bench/seed.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { buildCollection, buildCollections, buildMember, buildOrganization, buildSpace, buildSpaces, buildUser } from '../support/factories.js';
 
 let t: TestApp;
 let big: Person; // admin of 100 organizations; the first holds 100 collections of 100 spaces each
@@ -15,21 +15,26 @@ let smallCollection: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  [big, small, reader] = await Promise.all([t.person('Big'), t.person('Small'), t.person('Reader')]);
-  const first = await seedOrganization(t.prisma, { title: 'Big', ownerId: big.userId, members: 0, collections: 100, nested: false, spacesPerCollection: 100, topLevelSpaces: 0 });
-  bigOrg = first.organizationId;
-  bigCollection = first.collectionIds[0];
-  for (let i = 1; i < 100; i++) {
-    await seedOrganization(t.prisma, { title: `Org ${i}`, ownerId: big.userId, members: 0, collections: 1, nested: false, spacesPerCollection: 1, topLevelSpaces: 0 });
-  }
-  await t.join(bigOrg, reader, 'read');
-  const tiny = await seedOrganization(t.prisma, { title: 'Small', ownerId: small.userId, members: 0, collections: 1, nested: false, spacesPerCollection: 1, topLevelSpaces: 0 });
-  smallOrg = tiny.organizationId;
-  smallCollection = tiny.collectionIds[0];
+  [big, small] = await Promise.all([buildUser(t.prisma, { displayName: 'Big' }), buildUser(t.prisma, { displayName: 'Small' })]);
+  bigOrg = (await buildOrganization(t.prisma, { title: 'Big', owner: big })).organization.id;
+  const bigCollections = await buildCollections(t.prisma, { organizationId: bigOrg, count: 100 });
+  bigCollection = bigCollections[0];
+  for (const parentId of bigCollections) await buildSpaces(t.prisma, { organizationId: bigOrg, parentId, count: 100 });
+  for (let i = 1; i < 100; i++) await buildOrganizationWithOneSpace(`Org ${i}`, big);
+  reader = await buildMember(t.prisma, { organizationId: bigOrg, role: 'read' });
+  ({ organizationId: smallOrg, collectionId: smallCollection } = await buildOrganizationWithOneSpace('Small', small));
 }, 120_000);
 afterAll(() => t?.close());
 
-const spaceFields = 'id title visibility revision defaultLevel comments changeRequests changeRequestsOpen changeRequestsDraft urls { location } permissions { view edit admin }';
+/** An organization holding one collection that holds one space. */
+async function buildOrganizationWithOneSpace(title: string, owner: Person) {
+  const organizationId = (await buildOrganization(t.prisma, { title, owner })).organization.id;
+  const collectionId = (await buildCollection(t.prisma, { organizationId })).id;
+  await buildSpace(t.prisma, { organizationId, parentId: collectionId });
+  return { organizationId, collectionId };
+}
+
+const spaceFields = 'id title visibility revisionId defaultLevel openCommentCount changeRequestCount openChangeRequestCount draftChangeRequestCount urls { location } permissions { view edit admin }';
 
 describe('REST lists run the same statements for 1 item and for 100 or 1000', () => {
   it.each([

@@ -3,9 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Type only: the client's enums are TypeScript enums, the wire values are their strings.
 import type { SpaceEditMode } from '../../node_modules/gitbook-api-0202/dist/client.js';
+import type { Space } from '../../src/generated/prisma/client.js';
 import { purgeDeletedSpaces } from '../../src/spaces/purge.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { buildCollection, buildMember, buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
+import { buildWorld } from '../support/world.js';
 
 let t: TestApp;
 let alice: Person; // admin of acme, beta, listing and ordering
@@ -13,6 +16,7 @@ let rita: Person; // read in acme
 let eddie: Person; // edit in acme
 let cora: Person; // create in acme, edit in beta
 let bob: Person; // admin of other only
+let gail: Person; // guest in acme
 let acme: string;
 let beta: string;
 let other: string;
@@ -64,16 +68,14 @@ async function titlesOf(organizationId: string): Promise<string[]> {
 
 beforeAll(async () => {
   t = await startTestApp();
-  [alice, rita, eddie, cora, bob] = await Promise.all([t.person('Alice'), t.person('Rita'), t.person('Eddie'), t.person('Cora'), t.person('Bob')]);
-  acme = await t.organization('Acme', alice);
-  beta = await t.organization('Beta', alice);
-  other = await t.organization('Other', bob);
-  await t.join(acme, rita, 'read');
-  await t.join(acme, eddie, 'edit');
-  await t.join(acme, cora, 'create');
-  await t.join(beta, cora, 'edit');
-  guides = await createCollection(acme, 'Guides');
-  manuals = await createCollection(acme, 'Manuals');
+  const world = await buildWorld(t.prisma);
+  ({ admin: alice, reader: rita, editor: eddie, creator: cora, outsider: bob, guest: gail } = world);
+  acme = world.organizationId;
+  beta = world.secondOrganizationId;
+  other = world.outsiderOrganizationId;
+  await buildMember(t.prisma, { organizationId: beta, user: cora, role: 'edit' });
+  guides = (await buildCollection(t.prisma, { organizationId: acme, title: 'Guides' })).id;
+  manuals = (await buildCollection(t.prisma, { organizationId: acme, title: 'Manuals' })).id;
 });
 afterAll(() => t?.close());
 
@@ -133,9 +135,9 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
   let created: string[];
 
   beforeAll(async () => {
-    listing = await t.organization('Listing', alice);
+    listing = (await buildOrganization(t.prisma, { title: 'Listing', owner: alice })).organization.id;
     created = [];
-    for (let i = 1; i <= 7; i++) created.push((await createSpace(listing, { title: `Space ${i}` })).id);
+    for (let i = 1; i <= 7; i++) created.push((await buildSpace(t.prisma, { organizationId: listing, title: `Space ${i}` })).id);
   });
 
   it('returns the list envelope through the official client, matching the spec', async () => {
@@ -210,10 +212,10 @@ describe('GET /v1/spaces/{spaceId}', () => {
 });
 
 describe('PATCH /v1/spaces/{spaceId}', () => {
-  let space: SpaceBody;
+  let space: Space;
 
   beforeAll(async () => {
-    space = await createSpace(acme, { title: 'Patch me' });
+    space = await buildSpace(t.prisma, { organizationId: acme, title: 'Patch me' });
   });
 
   it('updates title, emoji and editMode through the official client, matching the spec', async () => {
@@ -389,8 +391,8 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
   let ordering: string;
 
   beforeAll(async () => {
-    ordering = await t.organization('Duplicating', alice);
-    for (const title of ['One', 'Two', 'Three']) await createSpace(ordering, { title, emoji: '1f4d8' });
+    ordering = (await buildOrganization(t.prisma, { title: 'Duplicating', owner: alice })).organization.id;
+    for (const title of ['One', 'Two', 'Three']) await buildSpace(t.prisma, { organizationId: ordering, title, emoji: '1f4d8' });
   });
 
   it('copies a space (201, Location) through the official client, right after the original, matching the spec', async () => {
@@ -463,7 +465,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
   });
 
   it('places a space before or after a sibling, as the list order shows', async () => {
-    const org = await t.organization('Ordering', alice);
+    const org = (await buildOrganization(t.prisma, { title: 'Ordering', owner: alice })).organization.id;
     const ids: Record<string, string> = {};
     for (const title of ['A', 'B', 'C', 'D']) ids[title] = (await createSpace(org, { title })).id;
     expect(await titlesOf(org)).toEqual(['A', 'B', 'C', 'D']);
@@ -598,10 +600,10 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
 });
 
 describe('permissions and isolation', () => {
-  let space: SpaceBody;
+  let space: Space;
 
   beforeAll(async () => {
-    space = await createSpace(acme, { title: 'Shared' });
+    space = await buildSpace(t.prisma, { organizationId: acme, title: 'Shared' });
   });
 
   it('answers 404 to a user of another organization on GET, PATCH and DELETE, as for an unknown id', async () => {
@@ -669,8 +671,6 @@ describe('permissions and isolation', () => {
   });
 
   it('shows no space to a guest of the organization', async () => {
-    const gail = await t.person('Gail');
-    await t.join(acme, gail, 'guest');
     const list = await t.request('GET', `/v1/orgs/${acme}/spaces`, { token: gail.token });
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ items: [], count: 0 });
