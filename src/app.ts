@@ -41,6 +41,7 @@ export function createApp(options: AppOptions): App {
   const db = connectDatabase(options.databaseUrl, options.config.poolSize);
   const services: Services = {
     prisma: db.prisma,
+    sql: db.sql,
     config: options.config,
     clock: options.clock ?? systemClock,
     pageTokens: new PageTokens(deriveKey(options.secret, 'page-cursor')),

@@ -2,15 +2,19 @@
 // tests and the benchmark prove that a request's statement count does not grow with the size of a page.
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export interface StatementCounter {
   count: number;
 }
 
+/** Runs one SQL statement on the pool, outside Prisma: for the hot reads that need no model mapping. */
+export type SqlRunner = <T>(query: Prisma.Sql) => Promise<T[]>;
+
 export interface Database {
   prisma: PrismaClient;
   pool: pg.Pool;
+  sql: SqlRunner;
   /** Statements sent since the pool was created. */
   statements: StatementCounter;
   close(): Promise<void>;
@@ -30,6 +34,7 @@ export function connectDatabase(url: string, poolSize = 10): Database {
   return {
     prisma,
     pool,
+    sql: async <T>(query: Prisma.Sql) => (await pool.query(query.text, query.values)).rows as T[],
     statements,
     close: async () => {
       await prisma.$disconnect();

@@ -1,7 +1,8 @@
 // Everything a resolver needs for one request. Created per request by src/app.ts, for REST and GraphQL alike.
 import DataLoader from 'dataloader';
 import type { Config } from '../config.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { SqlRunner } from '../db/client.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { unauthorized } from './errors.js';
 import { hashToken } from './ids.js';
 import type { PageTokens } from './pagination.js';
@@ -21,6 +22,11 @@ export interface Viewer {
 /** What stays the same for every request of a running service. */
 export interface Services {
   prisma: PrismaClient;
+  /**
+   * Plain SQL on the same pool, without Prisma's per-query cost (about a millisecond of CPU here): for the reads every
+   * request makes (token, memberships, list pages, counters), which return ids, numbers and enum strings only.
+   */
+  sql: SqlRunner;
   config: Config;
   clock: Clock;
   pageTokens: PageTokens;
@@ -52,10 +58,9 @@ export function loaderFor<K, V, C = K>(
 export async function authenticate(services: Services, authorization: string | null | undefined): Promise<Viewer> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw unauthorized();
-  const token = await services.prisma.apiToken.findUnique({
-    where: { tokenHash: hashToken(match[1]) },
-    select: { id: true, userId: true, revokedAt: true, expiresAt: true },
-  });
+  const [token] = await services.sql<{ id: string; userId: string; revokedAt: Date | null; expiresAt: Date | null }>(
+    Prisma.sql`SELECT id, "userId", "revokedAt", "expiresAt" FROM "ApiToken" WHERE "tokenHash" = ${hashToken(match[1])}`,
+  );
   const now = services.clock.now();
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     throw unauthorized('The API token is unknown, revoked or expired.');
@@ -69,10 +74,10 @@ export function createContext(services: Services, viewer: Viewer): Context {
     viewer,
     loaders: new Map(),
     membership: new DataLoader(async (organizationIds) => {
-      const rows = await services.prisma.member.findMany({
-        where: { userId: viewer.userId, organizationId: { in: [...organizationIds] }, disabled: false },
-        select: { organizationId: true, role: true },
-      });
+      const rows = await services.sql<{ organizationId: string; role: Membership['role'] }>(
+        Prisma.sql`SELECT "organizationId", role FROM "Member"
+          WHERE "userId" = ${viewer.userId} AND "organizationId" = ANY(${[...organizationIds]}::text[]) AND NOT disabled`,
+      );
       const byOrg = new Map(rows.map((r) => [r.organizationId, { role: r.role }]));
       return organizationIds.map((id) => byOrg.get(id));
     }),

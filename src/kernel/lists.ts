@@ -137,7 +137,7 @@ async function loadPages<Row extends { id: string }, Args>(
   let combined: ({ parent: string; id: string | null; count: number | null } & Record<string, unknown>)[];
   if (source.parentColumn) {
     const parent = Prisma.raw(`t."${source.parentColumn}"`);
-    combined = await ctx.prisma.$queryRaw`
+    combined = await ctx.sql(Prisma.sql`
       SELECT p.parent, t.*, NULL::int AS count FROM unnest(${valid}::text[]) AS p(parent)
       CROSS JOIN LATERAL (
         SELECT ${selected} FROM ${table} t
@@ -146,15 +146,15 @@ async function loadPages<Row extends { id: string }, Args>(
       ) t
       UNION ALL
       SELECT ${parent}, ${nulls}, count(*)::int FROM ${table} t
-       WHERE ${parent} = ANY(${valid}::text[]) AND ${where} GROUP BY 1`;
+       WHERE ${parent} = ANY(${valid}::text[]) AND ${where} GROUP BY 1`);
   } else {
     combined = valid.length
-      ? await ctx.prisma.$queryRaw`
+      ? await ctx.sql(Prisma.sql`
       SELECT ${valid[0]}::text AS parent, t.*, NULL::int AS count FROM (
         SELECT ${selected} FROM ${table} t WHERE ${where} ${after} ORDER BY ${orderList} LIMIT ${take + 1}
       ) t
       UNION ALL
-      SELECT ${valid[0]}::text, ${nulls}, count(*)::int FROM ${table} t WHERE ${where}`
+      SELECT ${valid[0]}::text, ${nulls}, count(*)::int FROM ${table} t WHERE ${where}`)
       : [];
   }
   const pageRows = combined.filter((r) => r.id !== null);
