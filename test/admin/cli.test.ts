@@ -3,53 +3,30 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminError, addMember, bootstrap, createOrganization, createToken, createUser, revokeToken } from '../../src/admin/commands.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
-import { applyMigrations } from '../../src/db/migrations.js';
 import { hashToken } from '../../src/kernel/ids.js';
-
-// ---------------------------------------------------------------------------------------------------------------
-// Test database (local setup; to be replaced by the shared harness). A uniquely named, migrated database on
-// TEST_DATABASE_URL, or the local server (trust auth), dropped by `drop()`.
+import { createTestDatabase as createSharedTestDatabase } from '../support/database.js';
 
 interface TestDatabase extends Database {
   url: string;
   drop(): Promise<void>;
 }
 
+/** A migrated database of the shared test server (test/support/database.ts), with a Prisma client on it. */
 async function createTestDatabase(): Promise<TestDatabase> {
-  const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-  const name = `test_admin_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await applyMigrations(url.toString());
-  const db = connectDatabase(url.toString());
+  const database = await createSharedTestDatabase();
+  const db = connectDatabase(database.url);
   return {
     ...db,
-    url: url.toString(),
+    url: database.url,
     drop: async () => {
       await db.close();
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
+      await database.drop();
     },
   };
 }
-
-// ---------------------------------------------------------------------------------------------------------------
 
 let db: TestDatabase;
 const unique = () => randomBytes(4).toString('hex');
