@@ -10,7 +10,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
-  GraphQLEnumType,
+  type GraphQLEnumType,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLNamedType,

@@ -86,7 +86,7 @@ export function createApp(options: AppOptions): App {
     if (ctx.path !== '/graphql') return next();
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
     ctx.status = response.status;
-    response.headers.forEach((value, key) => ctx.append(key, value));
+    for (const [key, value] of response.headers) ctx.append(key, value);
     ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   });
   koa.use(async (ctx) => {

@@ -7,7 +7,7 @@ import { loadConfig } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import { openDatabase } from '../db/open.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { AdminError, addMember, createOrganization, createToken, createUser, revokeToken } from './commands.js';
+import { addMember, createOrganization, createToken, createUser, revokeToken } from './commands.js';
 
 class UsageError extends Error {}
 
@@ -66,7 +66,7 @@ const USAGE = [
 ].join('\n');
 
 function parse(argv: string[]): { command: Command | 'help'; values: Values } {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
       args: argv,

@@ -29,13 +29,13 @@ export function rowAnnotation<Row extends object, T>(
       const missing = rows.filter((row) => !(key in row));
       if (!missing.length) return;
       const values = await compute(ctx, missing);
-      missing.forEach((row, i) => set(row, values[i]));
+      for (const [i, row] of missing.entries()) set(row, values[i]);
     },
     of(ctx, row) {
       if (key in row) return read(row);
       return loaderFor<Row, T>(ctx, loader, async (rows) => {
         const values = await compute(ctx, rows);
-        rows.forEach((r, i) => set(r, values[i]));
+        for (const [i, row] of rows.entries()) set(row, values[i]);
         return values;
       }).load(row);
     },

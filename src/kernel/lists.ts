@@ -59,8 +59,10 @@ const fieldIds = new WeakMap<FieldNode, symbol>();
 
 function loaderKey(info: GraphQLResolveInfo): symbol {
   const node = info.fieldNodes[0];
-  let key = fieldIds.get(node);
-  if (!key) fieldIds.set(node, (key = Symbol(`list ${node.name.value}`)));
+  const known = fieldIds.get(node);
+  if (known) return known;
+  const key = Symbol(`list ${node.name.value}`);
+  fieldIds.set(node, key);
   return key;
 }
 
@@ -83,7 +85,7 @@ export function listPage<Row extends { id: string }, Args>(
       const pages = new Map<string, ListPage<Row> | Error>();
       for (const [argsKey, parentKeys] of groups) {
         const loaded = await loadPages(source, ctx, info, parentKeys, JSON.parse(argsKey) as Args & PageArgs);
-        parentKeys.forEach((parent, i) => pages.set(`${parent}\u0000${argsKey}`, loaded[i]));
+        for (const [i, parent] of parentKeys.entries()) pages.set(`${parent}\u0000${argsKey}`, loaded[i]);
       }
       return keys.map((key) => pages.get(`${key.parentKey}\u0000${JSON.stringify(key.args)}`)!);
     },

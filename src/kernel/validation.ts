@@ -53,6 +53,7 @@ export const rules = {
   emoji: z
     .string()
     .max(50)
+    // biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists emoji components on purpose; sequences are what it matches.
     .regex(/^(|[0-9a-f]{4,6}(-[0-9a-f]{4,6})*|[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\u20e3]+)$/iu, 'must be an emoji or its hex code points'),
 };
 
