@@ -40,6 +40,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { RestModule, RouteDefinition } from './route.js';
+import { jsonWriter, type ObjectPlan, type OutputPlan, TYPE_KEY, type Writer } from './writer.js';
 
 /** Where a variable's value comes from in the HTTP request. */
 export type VariableSource = 'path' | 'query' | 'body';
@@ -48,19 +49,6 @@ export interface VariableBinding {
   name: string;
   source: VariableSource;
   type: GraphQLInputType;
-}
-
-/** How to turn one GraphQL result value into its REST form. */
-export type OutputPlan =
-  | { kind: 'leaf' }
-  | { kind: 'enum'; rest: ReadonlyMap<string, string> }
-  | { kind: 'list'; of: OutputPlan }
-  | ObjectPlan
-  | { kind: 'abstract'; byType: ReadonlyMap<string, ObjectPlan> };
-
-interface ObjectPlan {
-  kind: 'object';
-  fields: readonly { key: string; keepNull: boolean; plan: OutputPlan }[];
 }
 
 export interface CompiledRoute {
@@ -75,8 +63,6 @@ export interface CompiledRoute {
   write: Writer;
 }
 
-/** Response key under which abstract selections carry their concrete type, for the writer only. */
-const TYPE_KEY = '__restType';
 
 const restSpellings = new WeakMap<GraphQLEnumType, { toRest: Map<string, string>; fromRest: Map<string, string> }>();
 
@@ -369,7 +355,7 @@ class Planner {
     if (isNonNullType(type)) return this.plan(type.ofType, set);
     if (isListType(type)) return { kind: 'list', of: this.plan(type.ofType, set) };
     if (isEnumType(type)) return { kind: 'enum', rest: enumSpellings(type).toRest };
-    if (!isCompositeType(type) || !set) return { kind: 'leaf' };
+    if (!isCompositeType(type) || !set) return { kind: 'leaf', scalar: type.name };
     if (isObjectType(type)) return this.objectPlan(type, set);
     return {
       kind: 'abstract',
@@ -380,7 +366,7 @@ class Planner {
   private objectPlan(type: GraphQLObjectType, set: SelectionSetNode): ObjectPlan {
     const fields = this.collect(type, set, new Set()).map((node) => {
       const key = node.alias?.value ?? node.name.value;
-      const plan = node.name.value === '__typename' ? ({ kind: 'leaf' } as const) : this.plan(type.getFields()[node.name.value].type, node.selectionSet);
+      const plan = node.name.value === '__typename' ? ({ kind: 'leaf', scalar: 'String' } as const) : this.plan(type.getFields()[node.name.value].type, node.selectionSet);
       return { key, keepNull: this.keepNull.has(node), plan };
     });
     return { kind: 'object', fields };
@@ -404,45 +390,5 @@ class Planner {
       if (applies) out.push(...this.collect(type, fragment.selectionSet, seen));
     }
     return out;
-  }
-}
-
-type Writer = (value: unknown) => string;
-
-/**
- * Compiles an output plan into a function that writes the REST JSON of a GraphQL result directly: REST enum
- * spellings, absent optional fields omitted rather than null, keys in selection order. One pass, no intermediate copy
- * of the result (the copy and the generic JSON.stringify walk were a large share of list requests' CPU and garbage).
- */
-function jsonWriter(plan: OutputPlan): Writer {
-  switch (plan.kind) {
-    case 'leaf':
-      return (value) => JSON.stringify(value);
-    case 'enum':
-      return (value) => JSON.stringify(plan.rest.get(value as string) ?? value);
-    case 'list': {
-      const item = jsonWriter(plan.of);
-      return (value) => `[${(value as unknown[]).map((v) => (v === null || v === undefined ? 'null' : item(v))).join(',')}]`;
-    }
-    case 'abstract': {
-      const writers = new Map([...plan.byType].map(([name, objectPlan]) => [name, jsonWriter(objectPlan)]));
-      return (value) => writers.get((value as Record<string, string>)[TYPE_KEY])!(value);
-    }
-    case 'object': {
-      const fields = plan.fields.map((f) => ({ key: f.key, prefix: `${JSON.stringify(f.key)}:`, keepNull: f.keepNull, write: jsonWriter(f.plan) }));
-      return (value) => {
-        const source = value as Record<string, unknown>;
-        let out = '';
-        for (const field of fields) {
-          const v = source[field.key];
-          if (v === null || v === undefined) {
-            if (field.keepNull) out += `,${field.prefix}null`;
-          } else {
-            out += `,${field.prefix}${field.write(v)}`;
-          }
-        }
-        return `{${out.slice(1)}}`;
-      };
-    }
   }
 }

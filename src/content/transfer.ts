@@ -26,11 +26,14 @@ export async function transferContent(tx: Prisma.TransactionClient, transfer: Tr
   const content = { OR: [{ collectionId: { in: collectionIds } }, { spaceId: { in: spaceIds } }] };
   await tx.contentGrant.deleteMany({ where: content });
   await tx.linkInvite.deleteMany({ where: content });
-  await tx.siteSpace.deleteMany({ where: { spaceId: { in: spaceIds } } });
-  await tx.customFieldValue.deleteMany({ where: { spaceId: { in: spaceIds } } });
-  await tx.installationSpace.deleteMany({ where: { spaceId: { in: spaceIds } } });
-  await tx.collection.updateMany({ where: { id: { in: collectionIds } }, data: { organizationId: transfer.to } });
-  await tx.space.updateMany({ where: { id: { in: spaceIds } }, data: { organizationId: transfer.to } });
+  // Statements about no rows are skipped rather than sent (a space alone, or a collection without spaces).
+  if (spaceIds.length) {
+    await tx.siteSpace.deleteMany({ where: { spaceId: { in: spaceIds } } });
+    await tx.customFieldValue.deleteMany({ where: { spaceId: { in: spaceIds } } });
+    await tx.installationSpace.deleteMany({ where: { spaceId: { in: spaceIds } } });
+    await tx.space.updateMany({ where: { id: { in: spaceIds } }, data: { organizationId: transfer.to } });
+  }
+  if (collectionIds.length) await tx.collection.updateMany({ where: { id: { in: collectionIds } }, data: { organizationId: transfer.to } });
   await refreshEffectiveLevels(tx, transfer.from);
   await refreshEffectiveLevels(tx, transfer.to);
 }

@@ -14,6 +14,7 @@ import {
 } from 'graphql';
 import { compileRoute, Fragments } from '../../rest/compile.js';
 import { route } from '../../rest/route.js';
+import { jsonWriter, type OutputPlan } from '../../rest/writer.js';
 import { restModules, schema } from '../../src/schema.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 
@@ -170,3 +171,33 @@ function makeSchema() {
   });
   return new GraphQLSchema({ query, types: [Dog, Cat] });
 }
+
+describe('the generated JSON writer', () => {
+  const plan: OutputPlan = {
+    kind: 'object',
+    fields: [
+      { key: 'title', keepNull: false, plan: { kind: 'leaf', scalar: 'String' } },
+      { key: 'level', keepNull: true, plan: { kind: 'enum', rest: new Map([['in_collection', 'in-collection']]) } },
+      { key: 'count', keepNull: false, plan: { kind: 'leaf', scalar: 'Int' } },
+      { key: 'ratio', keepNull: false, plan: { kind: 'leaf', scalar: 'Float' } },
+      { key: 'ok', keepNull: false, plan: { kind: 'leaf', scalar: 'Boolean' } },
+      { key: 'rules', keepNull: false, plan: { kind: 'leaf', scalar: 'JSON' } },
+      { key: 'tags', keepNull: false, plan: { kind: 'list', of: { kind: 'leaf', scalar: 'ID' } } },
+      { key: 'with "quotes"', keepNull: false, plan: { kind: 'leaf', scalar: 'String' } },
+    ],
+  };
+  const write = jsonWriter(plan);
+
+  it('writes what JSON.stringify would, for every string that needs escaping', () => {
+    for (const text of ['plain', 'say "hi"', 'back\\slash', 'line\nbreak', '\u0001\u001f', '😀 emoji', 'lone \ud800 surrogate', '</script>', '']) {
+      const value = { title: text, level: 'in_collection', count: 3, ratio: 0.5, ok: false, rules: { a: [1, text] }, tags: [text, null], 'with "quotes"': text };
+      expect(JSON.parse(write(value))).toEqual({ ...value, level: 'in-collection' });
+      expect(write(value)).toBe(JSON.stringify({ ...value, level: 'in-collection' }));
+    }
+  });
+
+  it('omits absent fields, and writes null only where null means something', () => {
+    expect(write({ title: 'x', level: null, count: undefined })).toBe('{"title":"x","level":null}');
+    expect(write({})).toBe('{"level":null}');
+  });
+});

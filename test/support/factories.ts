@@ -135,12 +135,11 @@ export async function buildSpaces(
   const firstPosition = await positionFor(prisma, organizationId, parentId, ids[0]);
   const positions = ids.map((_, i) => firstPosition + i);
   // Unnest inserts rather than createMany, which costs Prisma about a millisecond per row (the statement-count tests
-  // build 10,000 spaces). Visibility and effectiveLevel as the createSpace mutation sets them; raw SQL spells the
-  // visibility as stored ('in-collection'), not as Prisma names it.
+  // build 10,000 spaces). Visibility and effectiveLevel as the createSpace mutation sets them.
   await prisma.$executeRaw`
     INSERT INTO "Space" (id, "organizationId", "parentId", title, visibility, "effectiveLevel", position, "updatedAt")
     SELECT v.id, ${organizationId}, ${parentId}::text, v.title,
-           CASE WHEN p.id IS NULL THEN 'private' ELSE 'in-collection' END::"SpaceVisibility",
+           CASE WHEN p.id IS NULL THEN 'private' ELSE 'in_collection' END::"SpaceVisibility",
            CASE WHEN p.id IS NULL THEN 'inherit' ELSE p."effectiveLevel" END, v.position, now()
       FROM unnest(${ids}::text[], ${titles}::text[], ${positions}::float8[]) AS v(id, title, position)
       LEFT JOIN "Collection" p ON p.id = ${parentId}::text`;

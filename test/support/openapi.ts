@@ -210,6 +210,14 @@ export function operationExists(version: SpecVersion, method: string, path: stri
   return Boolean(doc.paths[n.path]?.[n.method]);
 }
 
+/** GitBook's operationId of this operation in the spec; undefined when the spec has no such operation or leaves it unnamed. */
+export function operationIdOf(version: SpecVersion, method: string, path: string): string | undefined {
+  const { doc } = loadSpec(version);
+  const n = normaliseArgs(method, path);
+  const operationId = doc.paths[n.path]?.[n.method]?.operationId;
+  return typeof operationId === 'string' ? operationId : undefined;
+}
+
 function truncate(value: unknown, max = 200): string {
   let text: string;
   try {

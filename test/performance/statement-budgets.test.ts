@@ -1,0 +1,118 @@
+// A statement budget per route: each REST route, called once as an organization admin over a small fixed world, runs
+// exactly the number of SQL statements in the table below. A change in either direction fails, so that a new round
+// trip is a decision (raise the budget) and a saved one is recorded (lower it).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteDefinition } from '../../rest/route.js';
+import { restModules } from '../../src/schema.js';
+import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { buildCollection, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
+
+const routes = restModules.flatMap((module) => module.routes);
+const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;
+
+// Per request: token lookup, memberships, the selected rows and their counters; mutations add BEGIN, writes, level refreshes, COMMIT.
+const budgets: Record<string, number> = {
+  'GET /v1/orgs': 4,
+  'GET /v1/orgs/:organizationId': 3,
+  'PATCH /v1/orgs/:organizationId': 4,
+  'GET /v1/email-domains/:emailDomain/orgs': 4,
+  'GET /v1/collections/:collectionId': 3,
+  'PATCH /v1/collections/:collectionId': 7,
+  'DELETE /v1/collections/:collectionId': 10,
+  'POST /v1/collections/:collectionId/move': 12,
+  'POST /v1/collections/:collectionId/transfer': 22,
+  'GET /v1/orgs/:organizationId/collections': 4,
+  'POST /v1/orgs/:organizationId/collections': 7,
+  'GET /v1/spaces/:spaceId': 4,
+  'PATCH /v1/spaces/:spaceId': 8,
+  'DELETE /v1/spaces/:spaceId': 4,
+  'POST /v1/spaces/:spaceId/duplicate': 14,
+  'POST /v1/spaces/:spaceId/restore': 10,
+  'POST /v1/spaces/:spaceId/move': 12,
+  'POST /v1/spaces/:spaceId/transfer': 20,
+  'GET /v1/orgs/:organizationId/spaces': 5,
+  'GET /v1/collections/:collectionId/spaces': 6,
+  'POST /v1/orgs/:organizationId/spaces': 10,
+};
+
+interface Call {
+  path: string;
+  body?: unknown;
+}
+
+let t: TestApp;
+let admin: Person;
+/** The request each route is called with, by route key; built over the fixed world. */
+let calls: Record<string, Call>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await buildUser(t.prisma, { displayName: 'Admin' });
+  const emailDomain = admin.email.split('@')[1];
+  const { organization } = await buildOrganization(t.prisma, { owner: admin, title: 'Budget', emailDomains: [emailDomain] });
+  const { organization: target } = await buildOrganization(t.prisma, { owner: admin, title: 'Target' });
+  const organizationId = organization.id;
+  const collection = (title: string, parentId?: string) => buildCollection(t.prisma, { organizationId, title, parentId });
+  const space = (title: string, parentId?: string, deletedAt?: Date) =>
+    buildSpace(t.prisma, { organizationId, title, parentId, deletedAt });
+
+  const shelf = await collection('Shelf');
+  const [book] = [await space('Book', shelf.id), await space('Second book', shelf.id), await space('Third book', shelf.id)];
+  await collection('Nested shelf', shelf.id);
+  // Destructive routes get objects of their own, so that every call succeeds whatever ran before it.
+  const [movingCollection, doomedCollection, travellingCollection] = [
+    await collection('Moving'),
+    await collection('Doomed'),
+    await collection('Travelling'),
+  ];
+  const [movingSpace, doomedSpace, travellingSpace] = [
+    await space('Moving'),
+    await space('Doomed', shelf.id),
+    await space('Travelling', shelf.id),
+  ];
+  const deletedSpace = await space('Deleted', shelf.id, t.clock.now());
+  // A transfer carries a subtree: a nested collection and a space.
+  await space('Luggage', (await collection('Travelling child', travellingCollection.id)).id);
+
+  calls = {
+    'GET /v1/orgs': { path: '/v1/orgs' },
+    'GET /v1/orgs/:organizationId': { path: `/v1/orgs/${organizationId}` },
+    'PATCH /v1/orgs/:organizationId': { path: `/v1/orgs/${organizationId}`, body: { title: 'Budget, renamed' } },
+    'GET /v1/email-domains/:emailDomain/orgs': { path: `/v1/email-domains/${emailDomain}/orgs` },
+    'GET /v1/collections/:collectionId': { path: `/v1/collections/${shelf.id}` },
+    'PATCH /v1/collections/:collectionId': { path: `/v1/collections/${shelf.id}`, body: { title: 'Shelf, renamed' } },
+    'DELETE /v1/collections/:collectionId': { path: `/v1/collections/${doomedCollection.id}` },
+    'POST /v1/collections/:collectionId/move': { path: `/v1/collections/${movingCollection.id}/move`, body: { parent: shelf.id } },
+    'POST /v1/collections/:collectionId/transfer': {
+      path: `/v1/collections/${travellingCollection.id}/transfer`,
+      body: { organization: target.id },
+    },
+    'GET /v1/orgs/:organizationId/collections': { path: `/v1/orgs/${organizationId}/collections` },
+    'POST /v1/orgs/:organizationId/collections': { path: `/v1/orgs/${organizationId}/collections`, body: { title: 'New shelf' } },
+    'GET /v1/spaces/:spaceId': { path: `/v1/spaces/${book.id}` },
+    'PATCH /v1/spaces/:spaceId': { path: `/v1/spaces/${book.id}`, body: { title: 'Book, renamed' } },
+    'DELETE /v1/spaces/:spaceId': { path: `/v1/spaces/${doomedSpace.id}` },
+    'POST /v1/spaces/:spaceId/duplicate': { path: `/v1/spaces/${book.id}/duplicate` },
+    'POST /v1/spaces/:spaceId/restore': { path: `/v1/spaces/${deletedSpace.id}/restore` },
+    'POST /v1/spaces/:spaceId/move': { path: `/v1/spaces/${movingSpace.id}/move`, body: { parent: shelf.id } },
+    'POST /v1/spaces/:spaceId/transfer': { path: `/v1/spaces/${travellingSpace.id}/transfer`, body: { organization: target.id } },
+    'GET /v1/orgs/:organizationId/spaces': { path: `/v1/orgs/${organizationId}/spaces` },
+    'GET /v1/collections/:collectionId/spaces': { path: `/v1/collections/${shelf.id}/spaces` },
+    'POST /v1/orgs/:organizationId/spaces': { path: `/v1/orgs/${organizationId}/spaces`, body: { title: 'New book' } },
+  };
+});
+afterAll(() => t?.close());
+
+describe('statement budgets', () => {
+  it('has one budget per route, and none for a route that does not exist', () => {
+    expect(Object.keys(budgets).sort()).toEqual(routes.map(keyOf).sort());
+  });
+
+  it.each(routes.map((route) => [keyOf(route), route] as const))('%s', async (key, route) => {
+    const call = calls[key];
+    expect(call, `${key}: no request to call it with`).toBeDefined();
+    const res = await t.counted(route.method, call.path, { token: admin.token, body: call.body });
+    expect(res.status, `${key}: ${res.text}`).toBe(route.status);
+    expect(res.statements, `${key}: statements`).toBe(budgets[key]);
+  });
+});
