@@ -5,8 +5,21 @@ import Koa from 'koa';
 import type { Config } from '../src/config.js';
 import type { Collection, PrismaClient, Space } from '../src/generated/prisma/client.js';
 import { hashToken } from '../src/kernel/ids.js';
-import { type PageTokens, after, parseLimit } from '../src/kernel/pagination.js';
-import { collectionPermissions, contentLevel, type Membership, spacePermissions } from '../src/kernel/permissions.js';
+import { type PageTokens, parseLimit, type SortValue } from '../src/kernel/pagination.js';
+import { contentLevel, type Level, type Membership, permissionsOf, policies } from '../src/kernel/permissions.js';
+
+const spacePermissions = (level: Level) => permissionsOf(policies.space, level);
+const collectionPermissions = (level: Level) => permissionsOf(policies.collection, level);
+
+/** Prisma `where` selecting the rows strictly after `values` in ascending order of `fields`. */
+function after(fields: readonly string[], values: SortValue[]): Record<string, unknown> {
+  return {
+    OR: fields.map((field, i) => ({
+      ...Object.fromEntries(fields.slice(0, i).map((f, j) => [f, values[j]])),
+      [field]: { gt: values[i] },
+    })),
+  };
+}
 
 interface Deps {
   prisma: PrismaClient;
@@ -124,14 +137,16 @@ export function createBaseline(deps: Deps): Koa {
   app.use(async (ctx) => {
     try {
       const userId = await viewer(ctx.get('authorization'));
-      let match: RegExpExecArray | null;
-      if ((match = /^\/spaces\/([\w-]+)$/.exec(ctx.path))) {
-        const space = await prisma.space.findUnique({ where: { id: match[1] } });
+      const spaceById = /^\/spaces\/([\w-]+)$/.exec(ctx.path);
+      const organizationSpaces = /^\/orgs\/([\w-]+)\/spaces$/.exec(ctx.path);
+      const organizationCollections = /^\/orgs\/([\w-]+)\/collections$/.exec(ctx.path);
+      if (spaceById) {
+        const space = await prisma.space.findUnique({ where: { id: spaceById[1] } });
         const member = space && (await membership(userId, space.organizationId));
         if (!space || !member || !contentLevel(member, space.effectiveLevel)) throw new HttpError(404, 'Space not found');
         ctx.body = spaceJson(deps, space, member, (await countsFor(prisma, [space.id])).get(space.id)!);
-      } else if ((match = /^\/orgs\/([\w-]+)\/spaces$/.exec(ctx.path))) {
-        const organizationId = match[1];
+      } else if (organizationSpaces) {
+        const organizationId = organizationSpaces[1];
         const member = await membership(userId, organizationId);
         if (!member) throw new HttpError(404, 'Organization not found');
         const base = { organizationId, deletedAt: null, ...visible(member) };
@@ -143,8 +158,8 @@ export function createBaseline(deps: Deps): Koa {
         ]);
         const counts = await countsFor(prisma, items.map((s) => s.id));
         ctx.body = { items: items.map((s) => spaceJson(deps, s, member, counts.get(s.id)!)), ...(next && { next }), count };
-      } else if ((match = /^\/orgs\/([\w-]+)\/collections$/.exec(ctx.path))) {
-        const organizationId = match[1];
+      } else if (organizationCollections) {
+        const organizationId = organizationCollections[1];
         const member = await membership(userId, organizationId);
         if (!member) throw new HttpError(404, 'Organization not found');
         const nested = ctx.query.nested !== 'false';

@@ -1,9 +1,10 @@
 // npm run bench [-- --scale 1 --duration 5 --rounds 3 --connections 32 --no-scale-check --only <text>]
 //
 // Prices the REST-on-GraphQL path: the same reads through REST (/v1), through POST /graphql with the same selection,
-// and through a hand-written Koa + Prisma baseline (bench/baseline.ts) that returns byte-identical JSON, plus one
-// write. Servers run in their own processes; autocannon drives them from this one. Variants run interleaved, round
-// after round in rotating order, so that machine drift spreads over all of them; each figure is the median of rounds.
+// through a hand-written Koa + Prisma baseline (bench/baseline.ts) and through the physical limit, the same SQL on
+// node:http and node-postgres (bench/raw-baseline.ts), both returning byte-identical JSON, plus one write. Servers run
+// in their own processes; autocannon drives them from this one. Variants run interleaved, round after round in
+// rotating order, so that machine drift spreads over all of them; each figure is the median of rounds.
 // Results: a table on stdout, and JSON in bench/results/.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -12,13 +13,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { print } from 'graphql';
 import pg from 'pg';
+import { compileRoute, Fragments } from '../rest/compile.js';
 import { createToken, createUser } from '../src/admin/commands.js';
-import { collectionRoutes } from '../src/collections/routes.js';
+import { restModules, schema } from '../src/schema.js';
 import { connectDatabase } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { applyMigrations } from '../src/db/migrations.js';
-import { spaceRoutes } from '../src/spaces/routes.js';
 import { seedOrganization } from './seed.js';
 
 const { values: flags } = parseArgs({
@@ -87,7 +89,7 @@ interface Server {
   stats(): Promise<{ statements: number; maxRssKb: number }>;
 }
 
-function startServer(kind: 'product' | 'baseline', databaseUrl: string, secret: string): Promise<Server> {
+function startServer(kind: 'product' | 'baseline' | 'raw', databaseUrl: string, secret: string): Promise<Server> {
   const child = fork(path.join(import.meta.dirname, 'serve.ts'), [kind, databaseUrl, secret], {
     // BENCH_CPU_PROF=1 writes a CPU profile of each server into bench/results/profiles.
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'results/profiles')}`] : [])],
@@ -120,34 +122,40 @@ interface Request {
 
 interface Variant {
   scenario: string;
-  variant: 'rest' | 'graphql' | 'baseline';
+  variant: 'rest' | 'graphql' | 'baseline' | 'raw';
   server: Server;
   /** The i-th request of a run. */
   request(i: number): Request;
 }
 
-const operationOf = (routes: { method: string; path: string; operation: string }[], method: string, routePath: string) =>
-  routes.find((r) => r.method === method && r.path === routePath)!.operation;
+/** The operation a REST route runs, as text, for the same request through POST /graphql. */
+function operationOf(method: string, routePath: string): string {
+  const definition = restModules.flatMap((module) => module.routes).find((r) => r.method === method && r.path === routePath)!;
+  return print(compileRoute(schema, new Fragments(schema, restModules), definition).document);
+}
 
 function graphqlRequest(query: string, variables: object): Request {
   return { method: 'POST', path: '/graphql', body: JSON.stringify({ query, variables }) };
 }
 
-function variants(product: Server, baseline: Server, organizationId: string, spaceIds: string[]): Variant[] {
+function variants(product: Server, baseline: Server, raw: Server, organizationId: string, spaceIds: string[]): Variant[] {
   const spaceAt = (i: number) => spaceIds[i % 100];
-  const getSpace = operationOf(spaceRoutes, 'GET', '/v1/spaces/:spaceId');
-  const listSpaces = operationOf(spaceRoutes, 'GET', '/v1/orgs/:organizationId/spaces');
-  const listCollections = operationOf(collectionRoutes, 'GET', '/v1/orgs/:organizationId/collections');
+  const getSpace = operationOf('GET', '/v1/spaces/:spaceId');
+  const listSpaces = operationOf('GET', '/v1/orgs/:organizationId/spaces');
+  const listCollections = operationOf('GET', '/v1/orgs/:organizationId/collections');
   return [
     { scenario: 'GET /v1/spaces/{id}', variant: 'rest', server: product, request: (i) => ({ method: 'GET', path: `/v1/spaces/${spaceAt(i)}` }) },
     { scenario: 'GET /v1/spaces/{id}', variant: 'graphql', server: product, request: (i) => graphqlRequest(getSpace, { spaceId: spaceAt(i) }) },
     { scenario: 'GET /v1/spaces/{id}', variant: 'baseline', server: baseline, request: (i) => ({ method: 'GET', path: `/spaces/${spaceAt(i)}` }) },
+    { scenario: 'GET /v1/spaces/{id}', variant: 'raw', server: raw, request: (i) => ({ method: 'GET', path: `/spaces/${spaceAt(i)}` }) },
     { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'rest', server: product, request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/spaces?limit=100` }) },
     { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'graphql', server: product, request: () => graphqlRequest(listSpaces, { organizationId, limit: 100 }) },
     { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'baseline', server: baseline, request: () => ({ method: 'GET', path: `/orgs/${organizationId}/spaces?limit=100` }) },
+    { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'raw', server: raw, request: () => ({ method: 'GET', path: `/orgs/${organizationId}/spaces?limit=100` }) },
     { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'rest', server: product, request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/collections?limit=1000` }) },
     { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'graphql', server: product, request: () => graphqlRequest(listCollections, { organizationId, limit: 1000 }) },
     { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'baseline', server: baseline, request: () => ({ method: 'GET', path: `/orgs/${organizationId}/collections?limit=1000` }) },
+    { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'raw', server: raw, request: () => ({ method: 'GET', path: `/orgs/${organizationId}/collections?limit=1000` }) },
     { scenario: 'PATCH /v1/spaces/{id}', variant: 'rest', server: product, request: (i) => ({ method: 'PATCH', path: `/v1/spaces/${spaceAt(i)}`, body: JSON.stringify({ title: `Renamed ${i % 1000}` }) }) },
   ];
 }
@@ -221,15 +229,18 @@ async function interleaved(list: Variant[], token: string): Promise<Map<Variant,
   );
 }
 
-/** The product's REST bodies and the baseline's must be the same bytes, or the comparison means nothing. */
+/** The product's REST bodies and the baselines' must be the same bytes, or the comparison means nothing. */
 async function checkIdentical(list: Variant[], token: string) {
   const headers = { authorization: `Bearer ${token}` };
+  const body = async (v: Variant) => (await fetch(`${v.server.url}${v.request(0).path}`, { headers })).text();
   for (const rest of list.filter((v) => v.variant === 'rest' && v.request(0).method === 'GET')) {
-    const baseline = list.find((v) => v.variant === 'baseline' && v.scenario === rest.scenario)!;
-    const [a, b] = await Promise.all(
-      [rest, baseline].map(async (v) => (await fetch(`${v.server.url}${v.request(0).path}`, { headers })).text()),
-    );
-    if (a !== b) throw new Error(`${rest.scenario}: the baseline's body differs from the product's\nproduct:  ${a.slice(0, 600)}\nbaseline: ${b.slice(0, 600)}`);
+    const expected = await body(rest);
+    for (const other of list.filter((v) => (v.variant === 'baseline' || v.variant === 'raw') && v.scenario === rest.scenario)) {
+      const actual = await body(other);
+      if (actual !== expected) {
+        throw new Error(`${rest.scenario}: the ${other.variant} body differs from the product's\nproduct:  ${expected.slice(0, 600)}\n${other.variant}: ${actual.slice(0, 600)}`);
+      }
+    }
   }
 }
 
@@ -250,10 +261,12 @@ try {
   await db.close();
 
   const secret = randomBytes(32).toString('base64');
-  const [product, baseline] = await Promise.all([startServer('product', database.url, secret), startServer('baseline', database.url, secret)]);
-  servers.push(product, baseline);
+  const [product, baseline, raw] = await Promise.all(
+    (['product', 'baseline', 'raw'] as const).map((kind) => startServer(kind, database.url, secret)),
+  );
+  servers.push(product, baseline, raw);
 
-  const list = variants(product, baseline, main.organizationId, main.spaceIds).filter((v) => v.scenario.includes(flags.only));
+  const list = variants(product, baseline, raw, main.organizationId, main.spaceIds).filter((v) => v.scenario.includes(flags.only));
   await checkIdentical(list, token);
   log(`measuring: ${rounds} rounds x ${duration}s per variant, ${connections} connections`);
   const results = await interleaved(list, token);
@@ -271,7 +284,7 @@ try {
     const both = await interleaved([one, ten], token);
     scaleCheck = { p50: both.get(one)!.p50, p50AtTenTimes: both.get(ten)!.p50, growth: both.get(ten)!.p50 / both.get(one)!.p50 };
   }
-  const [productStats, baselineStats] = await Promise.all([product.stats(), baseline.stats()]);
+  const [productStats, baselineStats, rawStats] = await Promise.all([product.stats(), baseline.stats(), raw.stats()]);
 
   // --- report -------------------------------------------------------------------------------------------------
   const rows = [...results].map(([v, m]) => ({ scenario: v.scenario, variant: v.variant, ...m }));
@@ -280,6 +293,7 @@ try {
     scenario,
     restOverBaseline: find(scenario, 'rest')!.requestsPerSecond / find(scenario, 'baseline')!.requestsPerSecond,
     restOverGraphql: find(scenario, 'rest')!.requestsPerSecond / find(scenario, 'graphql')!.requestsPerSecond,
+    restOverRaw: find(scenario, 'rest')!.requestsPerSecond / find(scenario, 'raw')!.requestsPerSecond,
   }));
   const targets = [
     ...ratios
@@ -297,7 +311,11 @@ try {
     database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL 17',
     settings: { scale, duration, rounds, connections, dataSet: dataSet(scale) },
     results: rows,
-    peakRssMiB: { product: Math.round(productStats.maxRssKb / 1024), baseline: Math.round(baselineStats.maxRssKb / 1024) },
+    peakRssMiB: {
+      product: Math.round(productStats.maxRssKb / 1024),
+      baseline: Math.round(baselineStats.maxRssKb / 1024),
+      raw: Math.round(rawStats.maxRssKb / 1024),
+    },
     ratios,
     scaleCheck,
     targets,
@@ -314,8 +332,10 @@ try {
     ...rows.map((r) => `| ${r.scenario} | ${r.variant} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.statementsPerRequest.toFixed(1)} |`),
   ];
   console.log(table.join('\n'));
-  console.log(`\nPeak RSS: product ${report.peakRssMiB.product} MiB, baseline ${report.peakRssMiB.baseline} MiB`);
-  for (const r of ratios) console.log(`${r.scenario}: REST/hand-written ${r.restOverBaseline.toFixed(2)}x, REST/GraphQL ${r.restOverGraphql.toFixed(2)}x`);
+  console.log(`\nPeak RSS: product ${report.peakRssMiB.product} MiB, baseline ${report.peakRssMiB.baseline} MiB, raw ${report.peakRssMiB.raw} MiB`);
+  for (const r of ratios) {
+    console.log(`${r.scenario}: REST/hand-written ${r.restOverBaseline.toFixed(2)}x, REST/GraphQL ${r.restOverGraphql.toFixed(2)}x, REST/raw ${r.restOverRaw.toFixed(2)}x`);
+  }
   if (scaleCheck) console.log(`list-100 p50: ${scaleCheck.p50} ms at 1x, ${scaleCheck.p50AtTenTimes} ms at 10x (${scaleCheck.growth.toFixed(2)}x)`);
   console.log('\nTargets:');
   for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target} (${t.value.toFixed(2)})`);

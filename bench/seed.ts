@@ -34,7 +34,7 @@ async function insertSpaces(prisma: PrismaClient, organizationId: string, parent
   await prisma.$executeRaw`
     INSERT INTO "Space" (id, "organizationId", "parentId", title, emoji, visibility, position, "createdAt", "updatedAt")
     SELECT id, ${organizationId}, parent, title, '1f4d8',
-           CASE WHEN parent IS NULL THEN 'private'::"SpaceVisibility" ELSE 'in-collection'::"SpaceVisibility" END,
+           CASE WHEN parent IS NULL THEN 'private'::"SpaceVisibility" ELSE 'in_collection'::"SpaceVisibility" END,
            position, now(), now()
       FROM unnest(${ids}::text[], ${parents}::text[], ${titles}::text[], ${positions}::float8[]) AS v(id, parent, title, position)`;
   await prisma.$executeRaw`

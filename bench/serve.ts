@@ -1,33 +1,54 @@
-// A server process for the benchmark (started by bench/run.ts with fork): the product, or the hand-written baseline.
-// It answers the parent's 'stats' messages with its SQL statement count and peak RSS.
+// A server process for the benchmark (started by bench/run.ts with fork): the product, the hand-written Koa + Prisma
+// baseline, or the raw node-postgres one. It answers the parent's 'stats' messages with its SQL statement count and
+// peak RSS. Each kind imports only its own modules, so that its peak RSS is its own.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../src/app.js';
+import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { connectDatabase } from '../src/db/client.js';
 import { PageTokens } from '../src/kernel/pagination.js';
 import { deriveKey } from '../src/kernel/secrets.js';
-import { createBaseline } from './baseline.js';
 
 const [kind, databaseUrl, secretBase64] = process.argv.slice(2);
 const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '10' });
 const secret = Buffer.from(secretBase64, 'base64');
+const pageTokens = new PageTokens(deriveKey(secret, 'page-cursor'));
+
+/** A pool whose statements are counted the way src/db/client.ts counts the product's. */
+function countedPool(url: string, size: number) {
+  const statements = { count: 0 };
+  const pool = new pg.Pool({ connectionString: url, max: size });
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      statements.count++;
+      return query(...args);
+    }) as typeof client.query;
+  });
+  return { pool, statements };
+}
 
 let server: http.Server;
 let statements: { count: number };
 if (kind === 'product') {
+  const { createApp } = await import('../src/app.js');
   const app = createApp({ config, databaseUrl, secret });
   server = app.server;
   statements = app.db.statements;
-} else {
+} else if (kind === 'baseline') {
+  const [{ connectDatabase }, { createBaseline }] = await Promise.all([import('../src/db/client.js'), import('./baseline.js')]);
   const db = connectDatabase(databaseUrl, config.poolSize);
-  server = http.createServer(createBaseline({ prisma: db.prisma, config, pageTokens: new PageTokens(deriveKey(secret, 'page-cursor')) }).callback());
+  server = http.createServer(createBaseline({ prisma: db.prisma, config, pageTokens }).callback());
   statements = db.statements;
+} else {
+  const { createRawBaseline } = await import('./raw-baseline.js');
+  const raw = countedPool(databaseUrl, config.poolSize);
+  server = http.createServer(createRawBaseline({ pool: raw.pool, config, pageTokens }));
+  statements = raw.statements;
 }
 
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
-  // URLs in bodies must be identical between the product and the baseline: both name the product's base URL.
+  // URLs in bodies must be identical between the product and the baselines: all name the product's base URL.
   config.publicUrl = process.env.BENCH_PUBLIC_URL ?? `http://127.0.0.1:${port}`;
   config.appUrl = `${config.publicUrl}/app`;
   process.send!({ type: 'ready', port });

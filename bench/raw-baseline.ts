@@ -1,0 +1,285 @@
+// The benchmark's second yardstick, the physical limit: the three read endpoints on node:http and node-postgres, no
+// framework, no ORM. It sends the statements the product sends (token, membership, page ids with the total, rows,
+// counters; see src/kernel/context.ts, src/kernel/lists.ts, src/spaces/counts.ts), so that the gap to the
+// product is the cost of everything but the database, and returns byte-identical JSON (checked by the benchmark before
+// it measures). Statements that do not depend on each other's results run concurrently.
+// It lives in bench/ only: it is not part of the product.
+import type http from 'node:http';
+import type { Pool } from 'pg';
+import type { Config } from '../src/config.js';
+import { hashToken } from '../src/kernel/ids.js';
+import { type PageTokens, parseLimit } from '../src/kernel/pagination.js';
+import { contentLevel, type Membership, permissionsOf, policies } from '../src/kernel/permissions.js';
+
+interface Deps {
+  pool: Pool;
+  config: Config;
+  pageTokens: PageTokens;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type ContentLevel = Parameters<typeof contentLevel>[1];
+
+/** Enum columns arrive as stored: Prisma's names, which REST spells differently for visibility. */
+const REST_VISIBILITY: Record<string, string> = { share_link: 'share-link', visitor_auth: 'visitor-auth', in_collection: 'in-collection' };
+
+interface SpaceRow {
+  id: string;
+  organizationId: string;
+  parentId: string | null;
+  title: string;
+  emoji: string;
+  visibility: string;
+  editMode: string | null;
+  defaultLevel: string | null;
+  effectiveLevel: ContentLevel;
+  language: string | null;
+  mergeRules: unknown;
+  visitorAuthBackend: string | null;
+  revisionId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+interface CollectionRow {
+  id: string;
+  organizationId: string;
+  parentId: string | null;
+  title: string;
+  description: string | null;
+  defaultLevel: string | null;
+  effectiveLevel: ContentLevel;
+}
+
+interface Counts {
+  id: string;
+  comments: number;
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+}
+
+/** A row of the page statement: page rows carry an id, the total row only a count. */
+interface PageRow {
+  parent: string;
+  id: string | null;
+  position: number | null;
+  count: number | null;
+}
+
+const TOKEN = `SELECT id, "userId", "revokedAt", "expiresAt" FROM "ApiToken" WHERE "tokenHash" = $1`;
+const MEMBERSHIP = `SELECT "organizationId", role FROM "Member" WHERE "userId" = $1 AND "organizationId" = ANY($2) AND NOT disabled`;
+const SPACE_COLUMNS = `id, "organizationId", "parentId", title, emoji, visibility, "editMode", "defaultLevel", "effectiveLevel", language,
+  "mergeRules", "visitorAuthBackend", "revisionId", "createdAt", "updatedAt", "deletedAt"`;
+const SPACE = `SELECT ${SPACE_COLUMNS} FROM "Space" WHERE id = $1`;
+const SPACES = `SELECT ${SPACE_COLUMNS} FROM "Space" WHERE id = ANY($1)`;
+const COLLECTIONS = `SELECT id, "organizationId", "parentId", title, description, "defaultLevel", "effectiveLevel" FROM "Collection" WHERE id = ANY($1)`;
+const COUNTS = `SELECT s.id,
+    (SELECT count(*) FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open')::int AS comments,
+    (SELECT count(*) FROM "ChangeRequest" r WHERE r."spaceId" = s.id)::int AS "changeRequests",
+    (SELECT count(*) FROM "ChangeRequest" r WHERE r."spaceId" = s.id AND r.status = 'open')::int AS "changeRequestsOpen",
+    (SELECT count(*) FROM "ChangeRequest" r WHERE r."spaceId" = s.id AND r.status = 'draft')::int AS "changeRequestsDraft"
+  FROM unnest($1::text[]) AS s(id)`;
+
+/** visibleToViewerSql (src/kernel/permissions.ts) for the viewer in $2. */
+const VISIBLE = `EXISTS (SELECT 1 FROM "Member" m
+    WHERE m."organizationId" = t."organizationId" AND m."userId" = $2 AND NOT m.disabled AND m.role IS NOT NULL
+      AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL))`;
+
+/**
+ * loadPages' statement (src/kernel/lists.ts) for lists under an organization: each parent's page ids (limit in
+ * $3, the keyset cursor in $4, $5 after the first page) and, in the same round trip, its total.
+ */
+function pageStatements(table: string, where: string) {
+  const statement = (after: string) => `SELECT p.parent, t.id, t.position, NULL::int AS count FROM unnest($1::text[]) AS p(parent)
+    CROSS JOIN LATERAL (
+      SELECT t.id, t.position FROM ${table} t
+       WHERE t."organizationId" = p.parent AND ${where} ${after}
+       ORDER BY t.position, t.id LIMIT $3
+    ) t
+    UNION ALL
+    SELECT t."organizationId", NULL, NULL, count(*)::int FROM ${table} t
+     WHERE t."organizationId" = ANY($1::text[]) AND ${where} GROUP BY 1`;
+  return { first: statement(''), next: statement('AND (t.position, t.id) > ($4::float8, $5)') };
+}
+
+const SPACE_PAGE = pageStatements('"Space"', `t."deletedAt" IS NULL AND ${VISIBLE}`);
+const COLLECTION_PAGE = { true: pageStatements('"Collection"', VISIBLE), false: pageStatements('"Collection"', `${VISIBLE} AND t."parentId" IS NULL`) };
+
+/** Query parameters as the product's REST layer reads them (rest/middleware.ts): integers and booleans are strict. */
+function limitParam(query: URLSearchParams): number {
+  const text = query.get('limit');
+  if (text === null) return parseLimit(undefined);
+  if (!/^-?\d+$/.test(text)) throw new HttpError(400, 'Invalid "limit": must be an integer.');
+  return parseLimit(Number(text));
+}
+
+function nestedParam(query: URLSearchParams): boolean {
+  const text = query.get('nested');
+  if (text === null) return true;
+  if (text !== 'true' && text !== 'false') throw new HttpError(400, 'Invalid "nested": must be true or false.');
+  return text === 'true';
+}
+
+/** The keyset cursor of `page` in list `scope`, or none for the first page. */
+function cursorParam(pageTokens: PageTokens, scope: string, query: URLSearchParams): [number, string] | undefined {
+  const page = query.get('page');
+  if (!page) return undefined;
+  const cursor = pageTokens.decode(scope, page);
+  if (cursor.length !== 2 || typeof cursor[0] !== 'number' || typeof cursor[1] !== 'string') {
+    throw new HttpError(400, 'Invalid "page": not a page token of this list.');
+  }
+  return [cursor[0], cursor[1]];
+}
+
+export function createRawBaseline(deps: Deps): http.RequestListener {
+  const { pool, pageTokens } = deps;
+
+  async function viewer(authorization: string | undefined): Promise<string> {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+    if (!token) throw new HttpError(401, 'A valid API token is required (Authorization: Bearer <token>).');
+    const { rows } = await pool.query<{ id: string; userId: string; revokedAt: Date | null; expiresAt: Date | null }>(TOKEN, [hashToken(token)]);
+    const row = rows[0];
+    if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date())) throw new HttpError(401, 'The API token is unknown, revoked or expired.');
+    return row.userId;
+  }
+
+  async function membership(userId: string, organizationId: string): Promise<Membership | undefined> {
+    const { rows } = await pool.query<{ organizationId: string; role: Membership['role'] }>(MEMBERSHIP, [userId, [organizationId]]);
+    return rows[0] && { role: rows[0].role };
+  }
+
+  async function counts(spaceIds: string[]): Promise<Map<string, Counts>> {
+    const { rows } = await pool.query<Counts>(COUNTS, [spaceIds]);
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  function spaceJson(s: SpaceRow, member: Membership, counted: Counts) {
+    const out: Record<string, unknown> = {
+      object: 'space',
+      id: s.id,
+      title: s.title,
+      emoji: s.emoji,
+      visibility: REST_VISIBILITY[s.visibility] ?? s.visibility,
+      createdAt: s.createdAt.toISOString(),
+      updatedAt: s.updatedAt.toISOString(),
+    };
+    if (s.deletedAt !== null) out.deletedAt = s.deletedAt.toISOString();
+    if (s.editMode !== null) out.editMode = s.editMode;
+    out.mergeRules = s.mergeRules;
+    out.organization = s.organizationId;
+    if (s.parentId !== null) out.parent = s.parentId;
+    if (s.language !== null) out.language = s.language;
+    if (s.visitorAuthBackend !== null) out.visitorAuth = { backend: s.visitorAuthBackend };
+    if (s.revisionId !== null) out.revision = s.revisionId;
+    out.defaultLevel = s.defaultLevel;
+    out.comments = counted.comments;
+    out.changeRequests = counted.changeRequests;
+    out.changeRequestsOpen = counted.changeRequestsOpen;
+    out.changeRequestsDraft = counted.changeRequestsDraft;
+    out.urls = { location: `${deps.config.publicUrl}/v1/spaces/${s.id}`, app: `${deps.config.appUrl}/s/${s.id}` };
+    out.permissions = permissionsOf(policies.space, contentLevel(member, s.effectiveLevel));
+    return out;
+  }
+
+  function collectionJson(c: CollectionRow, member: Membership) {
+    const out: Record<string, unknown> = { object: 'collection', id: c.id, title: c.title };
+    if (c.description !== null) out.description = c.description;
+    out.organization = c.organizationId;
+    if (c.parentId !== null) out.parent = c.parentId;
+    out.defaultLevel = c.defaultLevel;
+    out.urls = { location: `${deps.config.publicUrl}/v1/collections/${c.id}`, app: `${deps.config.appUrl}/c/${c.id}` };
+    out.permissions = permissionsOf(policies.collection, contentLevel(member, c.effectiveLevel));
+    return out;
+  }
+
+  /**
+   * One page of a list under an organization: the membership and the page statement together (the statement filters
+   * by the viewer itself), then `render` of the page's items (their JSON by id; a row deleted meanwhile is left out).
+   */
+  async function listBody(
+    userId: string,
+    organizationId: string,
+    scope: string,
+    statements: { first: string; next: string },
+    query: URLSearchParams,
+    render: (ids: string[], member: Membership) => Promise<Map<string, unknown>>,
+  ): Promise<string> {
+    const take = limitParam(query);
+    const cursor = cursorParam(pageTokens, scope, query);
+    const [member, { rows: combined }] = await Promise.all([
+      membership(userId, organizationId),
+      pool.query<PageRow>(cursor ? statements.next : statements.first, [[organizationId], userId, take + 1, ...(cursor ?? [])]),
+    ]);
+    if (!member) throw new HttpError(404, 'Organization not found');
+    const pageRows = combined.filter((r): r is PageRow & { id: string; position: number } => r.id !== null);
+    const count = combined.find((r) => r.id === null)?.count ?? 0;
+    const ids = pageRows.slice(0, take).map((r) => r.id);
+    const rendered = ids.length ? await render(ids, member) : new Map<string, unknown>();
+    const items = ids.filter((id) => rendered.has(id)).map((id) => rendered.get(id));
+    const last = pageRows[take - 1];
+    const next = pageRows.length > take ? { page: pageTokens.encode(scope, [last.position, last.id]) } : undefined;
+    return JSON.stringify({ items, ...(next && { next }), count });
+  }
+
+  async function respond(request: http.IncomingMessage): Promise<string> {
+    const [path, search] = (request.url ?? '/').split('?', 2);
+    const userId = await viewer(request.headers.authorization);
+    const query = new URLSearchParams(search);
+    if (request.method !== 'GET') throw new HttpError(404, `No endpoint ${request.method} ${path}.`);
+    const spaceById = /^\/spaces\/([\w-]+)$/.exec(path);
+    const organizationSpaces = /^\/orgs\/([\w-]+)\/spaces$/.exec(path);
+    const organizationCollections = /^\/orgs\/([\w-]+)\/collections$/.exec(path);
+    if (spaceById) {
+      const spaceId = spaceById[1];
+      const [{ rows }, counted] = await Promise.all([pool.query<SpaceRow>(SPACE, [spaceId]), counts([spaceId])]);
+      const space = rows[0];
+      const member = space && (await membership(userId, space.organizationId));
+      if (!space || !member || !contentLevel(member, space.effectiveLevel)) throw new HttpError(404, 'Space not found');
+      return JSON.stringify(spaceJson(space, member, counted.get(spaceId)!));
+    }
+    if (organizationSpaces) {
+      const organizationId = organizationSpaces[1];
+      return listBody(userId, organizationId, `orgs/${organizationId}/spaces`, SPACE_PAGE, query, async (ids, member) => {
+        const [{ rows }, counted] = await Promise.all([pool.query<SpaceRow>(SPACES, [ids]), counts(ids)]);
+        return new Map(rows.map((space) => [space.id, spaceJson(space, member, counted.get(space.id)!)]));
+      });
+    }
+    if (organizationCollections) {
+      const organizationId = organizationCollections[1];
+      const nested = nestedParam(query);
+      return listBody(userId, organizationId, `orgs/${organizationId}/collections:${nested}`, COLLECTION_PAGE[`${nested}`], query, async (ids, member) => {
+        const { rows } = await pool.query<CollectionRow>(COLLECTIONS, [ids]);
+        return new Map(rows.map((collection) => [collection.id, collectionJson(collection, member)]));
+      });
+    }
+    throw new HttpError(404, `No endpoint ${request.method} ${path}.`);
+  }
+
+  function send(response: http.ServerResponse, status: number, body: string) {
+    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    response.end(body);
+  }
+
+  return (request, response) => {
+    respond(request).then(
+      (body) => send(response, 200, body),
+      (error: unknown) => {
+        // HttpError, or the product's own ApiError (400) from parseLimit and PageTokens.decode.
+        const status = (error as { status?: number }).status ?? 500;
+        if (status === 500) process.stderr.write(`raw baseline: ${(error as Error).stack}\n`);
+        const message = status === 500 ? 'Internal server error.' : (error as Error).message;
+        send(response, status, JSON.stringify({ error: { code: status, message } }));
+      },
+    );
+  };
+}
