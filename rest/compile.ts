@@ -63,7 +63,6 @@ export interface CompiledRoute {
   write: Writer;
 }
 
-
 const restSpellings = new WeakMap<GraphQLEnumType, { toRest: Map<string, string>; fromRest: Map<string, string> }>();
 
 /** REST spelling of each value of an enum (`extensions.rest`, else the GraphQL name), both ways. */
@@ -94,11 +93,11 @@ const fragmentName = (typeName: string) => `${typeName}Fields`;
 
 /**
  * The registered REST selections of every type, as fragment definitions completed against the schema. Fields
- * marked `@keepNull` are remembered (the directive is REST's, not GraphQL's, so it is removed).
+ * marked `@keepNull` are remembered as `Type.responseKey` (the directive is REST's, not GraphQL's, so it is removed).
  */
 export class Fragments {
   readonly definitions = new Map<string, FragmentDefinitionNode>();
-  readonly keepNull = new WeakSet<FieldNode>();
+  readonly keepNull = new Set<string>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -132,10 +131,8 @@ export class Fragments {
         const sub = selection.selectionSet
           ? this.complete(selection.selectionSet, named as GraphQLCompositeType, where)
           : this.defaultSelection(named);
-        const keepNull = selection.directives?.some((d) => d.name.value === 'keepNull') ?? false;
-        const completed: FieldNode = { ...selection, directives: selection.directives?.filter((d) => d.name.value !== 'keepNull'), selectionSet: sub };
-        if (keepNull) this.keepNull.add(completed);
-        return completed;
+        if (selection.directives?.some((d) => d.name.value === 'keepNull')) this.keepNull.add(`${type.name}.${selection.alias?.value ?? selection.name.value}`);
+        return { ...selection, directives: selection.directives?.filter((d) => d.name.value !== 'keepNull'), selectionSet: sub };
       }),
     );
   }
@@ -348,7 +345,7 @@ class Planner {
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-    private readonly keepNull: WeakSet<FieldNode>,
+    private readonly keepNull: ReadonlySet<string>,
   ) {}
 
   plan(type: GraphQLOutputType, set: SelectionSetNode | undefined): OutputPlan {
@@ -367,7 +364,7 @@ class Planner {
     const fields = this.collect(type, set, new Set()).map((node) => {
       const key = node.alias?.value ?? node.name.value;
       const plan = node.name.value === '__typename' ? ({ kind: 'leaf', scalar: 'String' } as const) : this.plan(type.getFields()[node.name.value].type, node.selectionSet);
-      return { key, keepNull: this.keepNull.has(node), plan };
+      return { key, keepNull: this.keepNull.has(`${type.name}.${key}`), plan };
     });
     return { kind: 'object', fields };
   }

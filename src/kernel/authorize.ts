@@ -4,6 +4,7 @@
 import type { Collection, Space } from '../generated/prisma/client.js';
 import { type RowAnnotation, rowAnnotation } from './annotations.js';
 import type { Context } from './context.js';
+import { rowById } from './rows.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
 import {
   type ActionOf,
@@ -109,14 +110,14 @@ export const contentLevels = rowAnnotation<ContentRow, Level>('content level', a
 export const collections: Resource<Collection, typeof policies.collection> = {
   kind: 'Collection',
   policy: policies.collection,
-  load: (ctx, id, query) => ctx.prisma.collection.findUnique({ ...query, where: { id } }),
+  load: (ctx, id, query) => rowById(ctx, 'Collection', id, query, () => ctx.prisma.collection.findUnique({ ...query, where: { id } })),
   level: contentLevels,
 };
 
 export const spaces: Resource<Space, typeof policies.space> = {
   kind: 'Space',
   policy: policies.space,
-  load: (ctx, id, query) => ctx.prisma.space.findUnique({ ...query, where: { id } }),
+  load: (ctx, id, query) => rowById(ctx, 'Space', id, query, () => ctx.prisma.space.findUnique({ ...query, where: { id } })),
   level: contentLevels,
   deleted: (space) => space.deletedAt !== null,
 };

@@ -6,7 +6,7 @@
 // 1. the ids of each parent's page, through a LATERAL subquery per parent, keyset-ordered with LIMIT, so each page
 //    reads only its own rows through the (parent, order...) index however large the table; and, in the same
 //    statement, each parent's total, counted over the requested parents only;
-// 2. those rows, with the selection the GraphQL query asks for (plugin-prisma's queryFromInfo).
+// 2. those rows: with plain SQL when the selection needs no relation, else with plugin-prisma's queryFromInfo (rows.ts).
 // Then the source's annotations (levels, counters) are computed for the page's rows, one batch each.
 // (Prisma's own nested `take` fetches every child and slices in memory, and its filtered `_count` aggregates the
 // whole child table: both grow with the table, which is why lists do not use them.)
@@ -19,6 +19,7 @@ import { builder } from './builder.js';
 import { type Context, loaderFor } from './context.js';
 import { badRequest } from './errors.js';
 import { parseLimit, type SortValue } from './pagination.js';
+import { rowsByIds } from './rows.js';
 
 export interface ListPage<T> {
   items: T[];
@@ -54,7 +55,7 @@ interface PageArgs {
   limit?: number | null;
 }
 
-/** A number per field of a document, so that the same field under every parent shares one loader. */
+/** A loader key per field of a document, so that the same field under every parent shares one loader. */
 const fieldIds = new WeakMap<FieldNode, symbol>();
 
 function loaderKey(info: GraphQLResolveInfo): symbol {
@@ -74,24 +75,8 @@ export function listPage<Row extends { id: string }, Args>(
   parentKey: string,
   args: Args & PageArgs,
 ): Promise<ListPage<Row>> {
-  // Parents under the same field share the arguments unless the query passes them per parent through variables of
-  // an outer list, which GraphQL cannot: the loader is per field node, and each batch is per argument set.
-  const loader = loaderFor<{ parentKey: string; args: Args & PageArgs }, ListPage<Row>, string>(
-    ctx,
-    loaderKey(info),
-    async (keys) => {
-      const groups = new Map<string, string[]>();
-      for (const key of keys) groups.set(JSON.stringify(key.args), [...(groups.get(JSON.stringify(key.args)) ?? []), key.parentKey]);
-      const pages = new Map<string, ListPage<Row> | Error>();
-      for (const [argsKey, parentKeys] of groups) {
-        const loaded = await loadPages(source, ctx, info, parentKeys, JSON.parse(argsKey) as Args & PageArgs);
-        for (const [i, parent] of parentKeys.entries()) pages.set(`${parent}\u0000${argsKey}`, loaded[i]);
-      }
-      return keys.map((key) => pages.get(`${key.parentKey}\u0000${JSON.stringify(key.args)}`)!);
-    },
-    { cacheKeyFn: (key) => `${key.parentKey}\u0000${JSON.stringify(key.args)}` },
-  );
-  return loader.load({ parentKey, args });
+  // One loader per field of the query: every parent that resolves it in this request passes the same arguments.
+  return loaderFor<string, ListPage<Row>>(ctx, loaderKey(info), (parentKeys) => loadPages(source, ctx, info, [...parentKeys], args)).load(parentKey);
 }
 
 function decodeCursor(orderBy: readonly OrderColumn[], values: SortValue[]): SortValue[] {
@@ -104,17 +89,6 @@ function decodeCursor(orderBy: readonly OrderColumn[], values: SortValue[]): Sor
 }
 
 const sortValue = (value: unknown): SortValue => (value instanceof Date ? value.toISOString() : (value as SortValue));
-
-/**
- * The page's rows. When the selection needs no relation, plain SQL reads them: the table's columns are the model's
- * fields (enum values stored under their Prisma names, see the enum_values_as_named migration), so the rows are the
- * ones Prisma would return, without its per-row cost. Otherwise the source reads them with plugin-prisma's query.
- */
-async function fetchRows<Row extends { id: string }>(source: ListSource<Row, never>, ctx: Context, info: GraphQLResolveInfo, ids: string[]) {
-  const query = queryFromInfo({ context: ctx, info, path: ['items'] });
-  if (Object.keys(query).length) return source.fetch(ctx, query, ids);
-  return ctx.sql<Row>(Prisma.sql`SELECT * FROM ${Prisma.raw(`"${source.table}"`)} WHERE id = ANY(${ids}::text[])`);
-}
 
 async function loadPages<Row extends { id: string }, Args>(
   source: ListSource<Row, Args>,
@@ -172,7 +146,9 @@ async function loadPages<Row extends { id: string }, Args>(
   }
   const pageRows = combined.filter((r) => r.id !== null);
   const counts = new Map(combined.filter((r) => r.id === null).map((r) => [r.parent, r.count!]));
-  const rows = pageRows.length ? await fetchRows(source, ctx, info, pageRows.map((r) => r.id!)) : [];
+  const ids = pageRows.map((r) => r.id!);
+  const query = queryFromInfo({ context: ctx, info, path: ['items'] });
+  const rows = ids.length ? await rowsByIds<Row>(ctx, source.table, ids, query, () => source.fetch(ctx, query, ids)) : [];
   await Promise.all((source.annotations ?? []).map((annotation) => annotation.annotate(ctx, rows)));
   const byId = new Map(rows.map((row) => [row.id, row]));
   const pageOf = new Map<string, typeof pageRows>();
