@@ -106,13 +106,18 @@ export function createBaseline(deps: Deps): Koa {
 
   async function viewer(authorization: string | undefined) {
     const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-    const row = token ? await prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { userId: true, revokedAt: true } }) : null;
+    const row = token
+      ? await prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { userId: true, revokedAt: true } })
+      : null;
     if (!row || row.revokedAt) throw new HttpError(401, 'The API token is unknown, revoked or expired.');
     return row.userId;
   }
 
   async function membership(userId: string, organizationId: string): Promise<Membership | undefined> {
-    const member = await prisma.member.findUnique({ where: { organizationId_userId: { organizationId, userId } }, select: { role: true, disabled: true } });
+    const member = await prisma.member.findUnique({
+      where: { organizationId_userId: { organizationId, userId } },
+      select: { role: true, disabled: true },
+    });
     return member && !member.disabled ? { role: member.role } : undefined;
   }
 
@@ -156,7 +161,10 @@ export function createBaseline(deps: Deps): Koa {
           ),
           prisma.space.count({ where: base }),
         ]);
-        const counts = await countsFor(prisma, items.map((s) => s.id));
+        const counts = await countsFor(
+          prisma,
+          items.map((s) => s.id),
+        );
         ctx.body = { items: items.map((s) => spaceJson(deps, s, member, counts.get(s.id)!)), ...(next && { next }), count };
       } else if (organizationCollections) {
         const organizationId = organizationCollections[1];
@@ -175,7 +183,7 @@ export function createBaseline(deps: Deps): Koa {
         throw new HttpError(404, `No endpoint ${ctx.method} ${ctx.path}.`);
       }
     } catch (error) {
-      const status = error instanceof HttpError ? error.status : (error as { status?: number }).status ?? 500;
+      const status = error instanceof HttpError ? error.status : ((error as { status?: number }).status ?? 500);
       ctx.status = status;
       ctx.body = { error: { code: status, message: (error as Error).message } };
     }

@@ -39,6 +39,11 @@ for (const file of process.argv.slice(2)) {
     functions.set(key, (functions.get(key) ?? 0) + count);
   }
   const top = (map: Map<string, number>, n: number) =>
-    [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([key, count]) => `  ${((100 * count) / total).toFixed(1).padStart(5)}%  ${key}`);
-  console.log(`${file}: ${total} non-idle samples\nby package:\n${top(groups, 15).join('\n')}\nby function:\n${top(functions, 25).join('\n')}\n`);
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([key, count]) => `  ${((100 * count) / total).toFixed(1).padStart(5)}%  ${key}`);
+  console.log(
+    `${file}: ${total} non-idle samples\nby package:\n${top(groups, 15).join('\n')}\nby function:\n${top(functions, 25).join('\n')}\n`,
+  );
 }

@@ -113,7 +113,10 @@ function pageStatements(table: string, where: string) {
 }
 
 const SPACE_PAGE = pageStatements('"Space"', `t."deletedAt" IS NULL AND ${VISIBLE}`);
-const COLLECTION_PAGE = { true: pageStatements('"Collection"', VISIBLE), false: pageStatements('"Collection"', `${VISIBLE} AND t."parentId" IS NULL`) };
+const COLLECTION_PAGE = {
+  true: pageStatements('"Collection"', VISIBLE),
+  false: pageStatements('"Collection"', `${VISIBLE} AND t."parentId" IS NULL`),
+};
 
 /** Query parameters as the product's REST layer reads them (rest/middleware.ts): integers and booleans are strict. */
 function limitParam(query: URLSearchParams): number {
@@ -147,9 +150,12 @@ export function createRawBaseline(deps: Deps): http.RequestListener {
   async function viewer(authorization: string | undefined): Promise<string> {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
     if (!token) throw new HttpError(401, 'A valid API token is required (Authorization: Bearer <token>).');
-    const { rows } = await pool.query<{ id: string; userId: string; revokedAt: Date | null; expiresAt: Date | null }>(TOKEN, [hashToken(token)]);
+    const { rows } = await pool.query<{ id: string; userId: string; revokedAt: Date | null; expiresAt: Date | null }>(TOKEN, [
+      hashToken(token),
+    ]);
     const row = rows[0];
-    if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date())) throw new HttpError(401, 'The API token is unknown, revoked or expired.');
+    if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date()))
+      throw new HttpError(401, 'The API token is unknown, revoked or expired.');
     return row.userId;
   }
 
@@ -257,10 +263,17 @@ export function createRawBaseline(deps: Deps): http.RequestListener {
     if (organizationCollections) {
       const organizationId = organizationCollections[1];
       const nested = nestedParam(query);
-      return listBody(userId, organizationId, `orgs/${organizationId}/collections:${nested}`, COLLECTION_PAGE[`${nested}`], query, async (ids, member) => {
-        const { rows } = await pool.query<CollectionRow>(COLLECTIONS, [ids]);
-        return new Map(rows.map((collection) => [collection.id, collectionJson(collection, member)]));
-      });
+      return listBody(
+        userId,
+        organizationId,
+        `orgs/${organizationId}/collections:${nested}`,
+        COLLECTION_PAGE[`${nested}`],
+        query,
+        async (ids, member) => {
+          const { rows } = await pool.query<CollectionRow>(COLLECTIONS, [ids]);
+          return new Map(rows.map((collection) => [collection.id, collectionJson(collection, member)]));
+        },
+      );
     }
     throw new HttpError(404, `No endpoint ${request.method} ${path}.`);
   }

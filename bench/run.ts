@@ -17,10 +17,10 @@ import { print } from 'graphql';
 import pg from 'pg';
 import { compileRoute, Fragments } from '../rest/compile.js';
 import { createToken, createUser } from '../src/admin/commands.js';
-import { restModules, schema } from '../src/schema.js';
 import { connectDatabase } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { applyMigrations } from '../src/db/migrations.js';
+import { restModules, schema } from '../src/schema.js';
 import { seedOrganization } from './seed.js';
 
 const { values: flags } = parseArgs({
@@ -92,7 +92,11 @@ interface Server {
 function startServer(kind: 'product' | 'baseline' | 'raw', databaseUrl: string, secret: string): Promise<Server> {
   const child = fork(path.join(import.meta.dirname, 'serve.ts'), [kind, databaseUrl, secret], {
     // BENCH_CPU_PROF=1 writes a CPU profile of each server into bench/results/profiles.
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'results/profiles')}`] : [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'results/profiles')}`] : []),
+    ],
     env: { ...process.env, BENCH_PUBLIC_URL: 'http://docs.example.com' },
   });
   const stats = () =>
@@ -143,25 +147,92 @@ function graphqlRequest(query: string, variables: object): Request {
  * kind of traffic: the REST process serves what the baselines serve (its peak is compared with theirs), the GraphQL
  * one the same selections through POST /graphql.
  */
-function variants(product: Server, productGraphql: Server, baseline: Server, raw: Server, organizationId: string, spaceIds: string[]): Variant[] {
+function variants(
+  product: Server,
+  productGraphql: Server,
+  baseline: Server,
+  raw: Server,
+  organizationId: string,
+  spaceIds: string[],
+): Variant[] {
   const spaceAt = (i: number) => spaceIds[i % 100];
   const getSpace = operationOf('GET', '/v1/spaces/:spaceId');
   const listSpaces = operationOf('GET', '/v1/orgs/:organizationId/spaces');
   const listCollections = operationOf('GET', '/v1/orgs/:organizationId/collections');
   return [
-    { scenario: 'GET /v1/spaces/{id}', variant: 'rest', server: product, request: (i) => ({ method: 'GET', path: `/v1/spaces/${spaceAt(i)}` }) },
-    { scenario: 'GET /v1/spaces/{id}', variant: 'graphql', server: productGraphql, request: (i) => graphqlRequest(getSpace, { spaceId: spaceAt(i) }) },
-    { scenario: 'GET /v1/spaces/{id}', variant: 'baseline', server: baseline, request: (i) => ({ method: 'GET', path: `/spaces/${spaceAt(i)}` }) },
+    {
+      scenario: 'GET /v1/spaces/{id}',
+      variant: 'rest',
+      server: product,
+      request: (i) => ({ method: 'GET', path: `/v1/spaces/${spaceAt(i)}` }),
+    },
+    {
+      scenario: 'GET /v1/spaces/{id}',
+      variant: 'graphql',
+      server: productGraphql,
+      request: (i) => graphqlRequest(getSpace, { spaceId: spaceAt(i) }),
+    },
+    {
+      scenario: 'GET /v1/spaces/{id}',
+      variant: 'baseline',
+      server: baseline,
+      request: (i) => ({ method: 'GET', path: `/spaces/${spaceAt(i)}` }),
+    },
     { scenario: 'GET /v1/spaces/{id}', variant: 'raw', server: raw, request: (i) => ({ method: 'GET', path: `/spaces/${spaceAt(i)}` }) },
-    { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'rest', server: product, request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/spaces?limit=100` }) },
-    { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'graphql', server: productGraphql, request: () => graphqlRequest(listSpaces, { organizationId, limit: 100 }) },
-    { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'baseline', server: baseline, request: () => ({ method: 'GET', path: `/orgs/${organizationId}/spaces?limit=100` }) },
-    { scenario: 'GET /v1/orgs/{id}/spaces?limit=100', variant: 'raw', server: raw, request: () => ({ method: 'GET', path: `/orgs/${organizationId}/spaces?limit=100` }) },
-    { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'rest', server: product, request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/collections?limit=1000` }) },
-    { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'graphql', server: productGraphql, request: () => graphqlRequest(listCollections, { organizationId, limit: 1000 }) },
-    { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'baseline', server: baseline, request: () => ({ method: 'GET', path: `/orgs/${organizationId}/collections?limit=1000` }) },
-    { scenario: 'GET /v1/orgs/{id}/collections?limit=1000', variant: 'raw', server: raw, request: () => ({ method: 'GET', path: `/orgs/${organizationId}/collections?limit=1000` }) },
-    { scenario: 'PATCH /v1/spaces/{id}', variant: 'rest', server: product, request: (i) => ({ method: 'PATCH', path: `/v1/spaces/${spaceAt(i)}`, body: JSON.stringify({ title: `Renamed ${i % 1000}` }) }) },
+    {
+      scenario: 'GET /v1/orgs/{id}/spaces?limit=100',
+      variant: 'rest',
+      server: product,
+      request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/spaces?limit=100` }),
+    },
+    {
+      scenario: 'GET /v1/orgs/{id}/spaces?limit=100',
+      variant: 'graphql',
+      server: productGraphql,
+      request: () => graphqlRequest(listSpaces, { organizationId, limit: 100 }),
+    },
+    {
+      scenario: 'GET /v1/orgs/{id}/spaces?limit=100',
+      variant: 'baseline',
+      server: baseline,
+      request: () => ({ method: 'GET', path: `/orgs/${organizationId}/spaces?limit=100` }),
+    },
+    {
+      scenario: 'GET /v1/orgs/{id}/spaces?limit=100',
+      variant: 'raw',
+      server: raw,
+      request: () => ({ method: 'GET', path: `/orgs/${organizationId}/spaces?limit=100` }),
+    },
+    {
+      scenario: 'GET /v1/orgs/{id}/collections?limit=1000',
+      variant: 'rest',
+      server: product,
+      request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/collections?limit=1000` }),
+    },
+    {
+      scenario: 'GET /v1/orgs/{id}/collections?limit=1000',
+      variant: 'graphql',
+      server: productGraphql,
+      request: () => graphqlRequest(listCollections, { organizationId, limit: 1000 }),
+    },
+    {
+      scenario: 'GET /v1/orgs/{id}/collections?limit=1000',
+      variant: 'baseline',
+      server: baseline,
+      request: () => ({ method: 'GET', path: `/orgs/${organizationId}/collections?limit=1000` }),
+    },
+    {
+      scenario: 'GET /v1/orgs/{id}/collections?limit=1000',
+      variant: 'raw',
+      server: raw,
+      request: () => ({ method: 'GET', path: `/orgs/${organizationId}/collections?limit=1000` }),
+    },
+    {
+      scenario: 'PATCH /v1/spaces/{id}',
+      variant: 'rest',
+      server: product,
+      request: (i) => ({ method: 'PATCH', path: `/v1/spaces/${spaceAt(i)}`, body: JSON.stringify({ title: `Renamed ${i % 1000}` }) }),
+    },
   ];
 }
 
@@ -195,7 +266,8 @@ async function load(variant: Variant, token: string, seconds: number): Promise<M
     ],
   });
   const after = await variant.server.stats();
-  if (result.non2xx || result.errors) throw new Error(`${variant.scenario} (${variant.variant}): ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${variant.scenario} (${variant.variant}): ${result.non2xx} non-2xx, ${result.errors} errors`);
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -243,7 +315,9 @@ async function checkIdentical(list: Variant[], token: string) {
     for (const other of list.filter((v) => (v.variant === 'baseline' || v.variant === 'raw') && v.scenario === rest.scenario)) {
       const actual = await body(other);
       if (actual !== expected) {
-        throw new Error(`${rest.scenario}: the ${other.variant} body differs from the product's\nproduct:  ${expected.slice(0, 600)}\n${other.variant}: ${actual.slice(0, 600)}`);
+        throw new Error(
+          `${rest.scenario}: the ${other.variant} body differs from the product's\nproduct:  ${expected.slice(0, 600)}\n${other.variant}: ${actual.slice(0, 600)}`,
+        );
       }
     }
   }
@@ -271,7 +345,9 @@ try {
   );
   servers.push(product, productGraphql, baseline, raw);
 
-  const list = variants(product, productGraphql, baseline, raw, main.organizationId, main.spaceIds).filter((v) => v.scenario.includes(flags.only));
+  const list = variants(product, productGraphql, baseline, raw, main.organizationId, main.spaceIds).filter((v) =>
+    v.scenario.includes(flags.only),
+  );
   await checkIdentical(list, token);
   log(`measuring: ${rounds} rounds x ${duration}s per variant, ${connections} connections`);
   const results = await interleaved(list, token);
@@ -289,7 +365,12 @@ try {
     const both = await interleaved([one, ten], token);
     scaleCheck = { p50: both.get(one)!.p50, p50AtTenTimes: both.get(ten)!.p50, growth: both.get(ten)!.p50 / both.get(one)!.p50 };
   }
-  const [productStats, graphqlStats, baselineStats, rawStats] = await Promise.all([product.stats(), productGraphql.stats(), baseline.stats(), raw.stats()]);
+  const [productStats, graphqlStats, baselineStats, rawStats] = await Promise.all([
+    product.stats(),
+    productGraphql.stats(),
+    baseline.stats(),
+    raw.stats(),
+  ]);
 
   // --- report -------------------------------------------------------------------------------------------------
   const rows = [...results].map(([v, m]) => ({ scenario: v.scenario, variant: v.variant, ...m }));
@@ -302,13 +383,25 @@ try {
   }));
   const peakRss = { product: productStats.maxRssKb / 1024, baseline: baselineStats.maxRssKb / 1024 };
   const targets = [
-    ...ratios.map((r) => ({ target: `REST >= 0.9x hand-written: ${r.scenario}`, value: r.restOverBaseline, met: r.restOverBaseline >= 0.9 })),
-    ...ratios.map((r) => ({ target: `REST >= 1.2x GraphQL over HTTP: ${r.scenario}`, value: r.restOverGraphql, met: r.restOverGraphql >= 1.2 })),
+    ...ratios.map((r) => ({
+      target: `REST >= 0.9x hand-written: ${r.scenario}`,
+      value: r.restOverBaseline,
+      met: r.restOverBaseline >= 0.9,
+    })),
+    ...ratios.map((r) => ({
+      target: `REST >= 1.2x GraphQL over HTTP: ${r.scenario}`,
+      value: r.restOverGraphql,
+      met: r.restOverGraphql >= 1.2,
+    })),
     ...rows
       .filter((r) => r.variant === 'rest')
       .map((r) => ({ target: `p99 <= 3x p50 (REST): ${r.scenario}`, value: r.p99 / r.p50, met: r.p99 <= 3 * r.p50 })),
     ...(scaleCheck ? [{ target: 'list-100 p50 at 10x data <= 1.5x', value: scaleCheck.growth, met: scaleCheck.growth <= 1.5 }] : []),
-    { target: 'peak RSS, product (REST) <= 1.1x hand-written', value: peakRss.product / peakRss.baseline, met: peakRss.product <= 1.1 * peakRss.baseline },
+    {
+      target: 'peak RSS, product (REST) <= 1.1x hand-written',
+      value: peakRss.product / peakRss.baseline,
+      met: peakRss.product <= 1.1 * peakRss.baseline,
+    },
   ];
   const report = {
     date: new Date().toISOString(),
@@ -335,16 +428,22 @@ try {
   const table = [
     '| Scenario | Variant | req/s | p50 ms | p99 ms | SQL/req |',
     '|---|---|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.scenario} | ${r.variant} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.statementsPerRequest.toFixed(1)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.variant} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.statementsPerRequest.toFixed(1)} |`,
+    ),
   ];
   console.log(table.join('\n'));
   console.log(
     `\nPeak RSS: product ${report.peakRssMiB.product} MiB (REST; ${report.peakRssMiB.productGraphql} MiB serving GraphQL), baseline ${report.peakRssMiB.baseline} MiB, raw ${report.peakRssMiB.raw} MiB`,
   );
   for (const r of ratios) {
-    console.log(`${r.scenario}: REST/hand-written ${r.restOverBaseline.toFixed(2)}x, REST/GraphQL ${r.restOverGraphql.toFixed(2)}x, REST/raw ${r.restOverRaw.toFixed(2)}x`);
+    console.log(
+      `${r.scenario}: REST/hand-written ${r.restOverBaseline.toFixed(2)}x, REST/GraphQL ${r.restOverGraphql.toFixed(2)}x, REST/raw ${r.restOverRaw.toFixed(2)}x`,
+    );
   }
-  if (scaleCheck) console.log(`list-100 p50: ${scaleCheck.p50} ms at 1x, ${scaleCheck.p50AtTenTimes} ms at 10x (${scaleCheck.growth.toFixed(2)}x)`);
+  if (scaleCheck)
+    console.log(`list-100 p50: ${scaleCheck.p50} ms at 1x, ${scaleCheck.p50AtTenTimes} ms at 10x (${scaleCheck.growth.toFixed(2)}x)`);
   console.log('\nTargets:');
   for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target} (${t.value.toFixed(2)})`);
 } finally {

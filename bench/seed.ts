@@ -52,7 +52,9 @@ export async function seedOrganization(prisma: PrismaClient, shape: Organization
   const memberIds = Array.from({ length: shape.members }, () => newId());
   if (memberIds.length) {
     const tag = randomBytes(4).toString('hex');
-    await prisma.user.createMany({ data: memberIds.map((id, i) => ({ id, email: `member${i}-${tag}@example.com`, displayName: `Member ${i}` })) });
+    await prisma.user.createMany({
+      data: memberIds.map((id, i) => ({ id, email: `member${i}-${tag}@example.com`, displayName: `Member ${i}` })),
+    });
     await prisma.member.createMany({ data: memberIds.map((userId, i) => ({ organizationId, userId, role: ROLES[i % ROLES.length] })) });
   }
 

@@ -16,7 +16,6 @@ import {
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLOutputType,
-  type NamedTypeNode,
   type GraphQLSchema,
   getNamedType,
   isAbstractType,
@@ -27,6 +26,7 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
+  type NamedTypeNode,
   type OperationDefinitionNode,
   parse,
   parseType,
@@ -34,9 +34,9 @@ import {
   type SelectionSetNode,
   TypeInfo,
   typeFromAST,
+  validate,
   visit,
   visitWithTypeInfo,
-  validate,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { RestModule, RouteDefinition } from './route.js';
@@ -112,7 +112,8 @@ export class Fragments {
     }
     for (const [typeName, selection] of sources) {
       const type = schema.getType(typeName);
-      if (!type || !isCompositeType(type)) throw new Error(`REST fragment ${fragmentName(typeName)}: no composite type ${typeName} in the schema.`);
+      if (!type || !isCompositeType(type))
+        throw new Error(`REST fragment ${fragmentName(typeName)}: no composite type ${typeName} in the schema.`);
       const parsed = parse(`fragment ${fragmentName(typeName)} on ${typeName} { ${selection} }`, { noLocation: true });
       const definition = parsed.definitions[0] as FragmentDefinitionNode;
       this.definitions.set(typeName, { ...definition, selectionSet: this.complete(definition.selectionSet, type, typeName) });
@@ -131,7 +132,8 @@ export class Fragments {
         const sub = selection.selectionSet
           ? this.complete(selection.selectionSet, named as GraphQLCompositeType, where)
           : this.defaultSelection(named);
-        if (selection.directives?.some((d) => d.name.value === 'keepNull')) this.keepNull.add(`${type.name}.${selection.alias?.value ?? selection.name.value}`);
+        if (selection.directives?.some((d) => d.name.value === 'keepNull'))
+          this.keepNull.add(`${type.name}.${selection.alias?.value ?? selection.name.value}`);
         return { ...selection, directives: selection.directives?.filter((d) => d.name.value !== 'keepNull'), selectionSet: sub };
       }),
     );
@@ -146,7 +148,8 @@ export class Fragments {
     if (this.definitions.has(type.name)) {
       return selectionSet([{ kind: Kind.FRAGMENT_SPREAD, name: { kind: Kind.NAME, value: fragmentName(type.name) } }]);
     }
-    if (path.includes(type.name)) throw new Error(`${[...path, type.name].join(' > ')}: a type that contains itself needs a REST fragment.`);
+    if (path.includes(type.name))
+      throw new Error(`${[...path, type.name].join(' > ')}: a type that contains itself needs a REST fragment.`);
     if (isAbstractType(type)) {
       return selectionSet(
         this.schema.getPossibleTypes(type).map((possible) => ({
@@ -241,7 +244,11 @@ function operationFromFieldPath(schema: GraphQLSchema, fragments: Fragments, def
       if (args.some((a) => a.name.value === arg.name)) continue;
       if (isQueryable(arg.type) && !pathParams.includes(arg.name)) {
         bind(arg.name, arg.type, `${field.name}(${arg.name})`);
-        args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: arg.name }, value: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: arg.name } } });
+        args.push({
+          kind: Kind.ARGUMENT,
+          name: { kind: Kind.NAME, value: arg.name },
+          value: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: arg.name } },
+        });
       } else if (isNonNullType(arg.type) && arg.defaultValue === undefined) {
         throw new Error(`${parentType.name}.${field.name}(${arg.name}:) is required and not bound.`);
       }
@@ -301,7 +308,8 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
     } else {
       const parsed = parse(definition.operation!, { noLocation: true });
       const operations = parsed.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-      if (operations.length !== 1 || parsed.definitions.length !== 1) throw new Error('needs exactly one operation (fragments come from the registry).');
+      if (operations.length !== 1 || parsed.definitions.length !== 1)
+        throw new Error('needs exactly one operation (fragments come from the registry).');
       operation = operations[0];
       bodyPath = definition.body!.split('.').filter(Boolean);
     }
@@ -363,7 +371,10 @@ class Planner {
   private objectPlan(type: GraphQLObjectType, set: SelectionSetNode): ObjectPlan {
     const fields = this.collect(type, set, new Set()).map((node) => {
       const key = node.alias?.value ?? node.name.value;
-      const plan = node.name.value === '__typename' ? ({ kind: 'leaf', scalar: 'String' } as const) : this.plan(type.getFields()[node.name.value].type, node.selectionSet);
+      const plan =
+        node.name.value === '__typename'
+          ? ({ kind: 'leaf', scalar: 'String' } as const)
+          : this.plan(type.getFields()[node.name.value].type, node.selectionSet);
       return { key, keepNull: this.keepNull.has(`${type.name}.${key}`), plan };
     });
     return { kind: 'object', fields };

@@ -25,7 +25,8 @@ export function fromRest(value: unknown, type: GraphQLInputType, path: readonly 
   }
   if (isEnumType(type)) {
     const name = typeof value === 'string' ? enumSpellings(type).fromRest.get(value) : undefined;
-    if (name === undefined) throw invalid(path, `must be one of ${[...enumSpellings(type).fromRest.keys()].map((v) => JSON.stringify(v)).join(', ')}`);
+    if (name === undefined)
+      throw invalid(path, `must be one of ${[...enumSpellings(type).fromRest.keys()].map((v) => JSON.stringify(v)).join(', ')}`);
     return name;
   }
   if (isInputObjectType(type)) {

@@ -2,7 +2,7 @@
 // service creates, and writes the REST response (body, status, Location) or the error body
 // `{"error":{"code","message"}}`. The engine knows nothing of the API's domains, authentication or error types.
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { getNamedType, type GraphQLSchema, isNonNullType } from 'graphql';
+import { type GraphQLSchema, getNamedType, isNonNullType } from 'graphql';
 import type { Context as KoaContext, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { type CompiledRoute, compileRoute, Fragments } from './compile.js';

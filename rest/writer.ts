@@ -75,8 +75,7 @@ function objectWriter(plan: ObjectPlan): Writer {
   const nested: Writer[] = [];
   const statements = plan.fields.map((field) => {
     const prefix = JSON.stringify(`,${JSON.stringify(field.key)}:`);
-    const write =
-      field.plan.kind === 'leaf' ? scalarExpression(field.plan.scalar) : `w${nested.push(jsonWriter(field.plan)) - 1}(v)`;
+    const write = field.plan.kind === 'leaf' ? scalarExpression(field.plan.scalar) : `w${nested.push(jsonWriter(field.plan)) - 1}(v)`;
     const absent = field.keepNull ? `out += ${prefix} + 'null';` : '';
     return `v = o[${JSON.stringify(field.key)}];
       if (v === null || v === undefined) { ${absent} } else out += ${prefix} + ${write};`;

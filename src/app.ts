@@ -8,10 +8,10 @@ import { restMiddleware } from '../rest/middleware.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Database } from './db/client.js';
 import { authenticate, type Clock, createContext, type Services, systemClock } from './kernel/context.js';
+import { ID_PATTERN } from './kernel/ids.js';
 import { PageTokens } from './kernel/pagination.js';
 import { deriveKey } from './kernel/secrets.js';
 import { createLogger, type Logger } from './logger.js';
-import { ID_PATTERN } from './kernel/ids.js';
 import { restModules, schema } from './schema.js';
 
 export interface AppOptions {

@@ -4,9 +4,9 @@ import { bootstrap } from './admin/commands.js';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/open.js';
+import { startScheduledJobs } from './jobs.js';
 import { loadInstanceSecret } from './kernel/secrets.js';
 import { createLogger } from './logger.js';
-import { startScheduledJobs } from './jobs.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);

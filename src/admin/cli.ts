@@ -34,7 +34,8 @@ const COMMANDS: Record<string, Command> = {
     run: (prisma, v) => createOrganization(prisma, { title: v.title!, ownerEmail: v.owner! }),
   },
   'member add': {
-    synopsis: 'member add --org O --email E --role R  add (or change the role of) a member; R: admin, create, review, edit, comment, read, guest',
+    synopsis:
+      'member add --org O --email E --role R  add (or change the role of) a member; R: admin, create, review, edit, comment, read, guest',
     required: ['org', 'email', 'role'],
     optional: [],
     run: (prisma, v) => addMember(prisma, { organizationId: v.org!, email: v.email!, role: v.role! }),

@@ -12,8 +12,13 @@ export const collectionRest: RestModule = {
     route('POST /v1/collections/:collectionId/move', 'moveCollection', 'moveCollection(id: $collectionId, input: $body)'),
     route('POST /v1/collections/:collectionId/transfer', 'transferCollection', 'transferCollection(id: $collectionId, input: $body)'),
     route('GET /v1/orgs/:organizationId/collections', 'listCollectionsInOrganizationById', 'organization(id: $organizationId).collections'),
-    route('POST /v1/orgs/:organizationId/collections', 'createCollection', 'createCollection(organizationId: $organizationId, input: $body)', {
-      status: 201,
-    }),
+    route(
+      'POST /v1/orgs/:organizationId/collections',
+      'createCollection',
+      'createCollection(organizationId: $organizationId, input: $body)',
+      {
+        status: 201,
+      },
+    ),
   ],
 };

@@ -1,7 +1,8 @@
 // What can be done to collections, for the viewer of a Context: plain functions that check permissions through the
 // kernel's authorize() and keep the tree's invariants (positions, effective levels) in one transaction.
-import { collectionSubtree, creationParent, positionFor } from '../content/tree.js';
+
 import { transferContent, transferTarget } from '../content/transfer.js';
+import { collectionSubtree, creationParent, positionFor } from '../content/tree.js';
 import { authorize, authorizeReference, collections } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
@@ -10,7 +11,11 @@ import { refreshEffectiveLevels } from '../kernel/permissions.js';
 import type { CreateCollectionInput, MoveCollectionInput, TransferCollectionInput, UpdateCollectionInput } from './mutations.js';
 
 /** Returns the new collection's id. */
-export async function createCollection(ctx: Context, organizationId: string, input: typeof CreateCollectionInput.$inferInput): Promise<string> {
+export async function createCollection(
+  ctx: Context,
+  organizationId: string,
+  input: typeof CreateCollectionInput.$inferInput,
+): Promise<string> {
   const parent = await creationParent(ctx, organizationId, input.parent);
   const id = newId();
   await ctx.prisma.$transaction(async (tx) =>
@@ -58,7 +63,8 @@ export async function deleteCollection(ctx: Context, id: string): Promise<void> 
 export async function moveCollection(ctx: Context, id: string, input: typeof MoveCollectionInput.$inferInput): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   const parentId = input.parent === undefined ? collection.parentId : input.parent;
-  if (parentId) await authorizeReference(ctx, collections, { id: parentId, field: 'parent', organizationId: collection.organizationId }, 'create');
+  if (parentId)
+    await authorizeReference(ctx, collections, { id: parentId, field: 'parent', organizationId: collection.organizationId }, 'create');
   await ctx.prisma.$transaction(async (tx) => {
     if (parentId && (await collectionSubtree(tx, id)).includes(parentId)) {
       throw badRequest('Invalid "parent": a collection cannot be moved into itself or one of its descendants.');
@@ -78,6 +84,11 @@ export async function transferCollection(ctx: Context, id: string, input: typeof
     const spaces = await tx.space.findMany({ where: { parentId: { in: collectionIds } }, select: { id: true } });
     const position = await positionFor(tx, input.organization, null, id);
     await tx.collection.update({ where: { id }, data: { parentId: null, position } });
-    await transferContent(tx, { from: collection.organizationId, to: input.organization, collectionIds, spaceIds: spaces.map((s) => s.id) });
+    await transferContent(tx, {
+      from: collection.organizationId,
+      to: input.organization,
+      collectionIds,
+      spaceIds: spaces.map((s) => s.id),
+    });
   });
 }

@@ -1,5 +1,5 @@
 // The Collection type, the query that returns one, and the collections list of an organization.
-import { Prisma, type Collection as CollectionRow } from '../generated/prisma/client.js';
+import { type Collection as CollectionRow, Prisma } from '../generated/prisma/client.js';
 import { authorize, collections, contentLevels } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
@@ -28,7 +28,10 @@ export const Collection = builder.prismaObject('Collection', {
       type: CollectionUrls,
       resolve: (c, _args, ctx) => ({ location: apiUrl(ctx, `collections/${c.id}`), app: appUrl(ctx, `c/${c.id}`) }),
     }),
-    permissions: t.field({ type: CollectionPermissions, resolve: (c, _args, ctx) => permissionsFor(policies.collection, contentLevels.of(ctx, c)) }),
+    permissions: t.field({
+      type: CollectionPermissions,
+      resolve: (c, _args, ctx) => permissionsFor(policies.collection, contentLevels.of(ctx, c)),
+    }),
   }),
 });
 
@@ -49,7 +52,8 @@ const organizationCollections: ListSource<CollectionRow, { nested?: boolean | nu
     { column: 'position', type: 'float8' },
     { column: 'id', type: 'text' },
   ],
-  where: (ctx, args) => Prisma.sql`${visibleToViewerSql(ctx.viewer.userId)} ${args.nested === false ? Prisma.sql`AND t."parentId" IS NULL` : Prisma.empty}`,
+  where: (ctx, args) =>
+    Prisma.sql`${visibleToViewerSql(ctx.viewer.userId)} ${args.nested === false ? Prisma.sql`AND t."parentId" IS NULL` : Prisma.empty}`,
   scope: (organizationId, args) => `orgs/${organizationId}/collections:${args.nested ?? true}`,
   fetch: (ctx, query, ids) => ctx.prisma.collection.findMany({ ...query, where: { id: { in: ids } } }),
   annotations: [contentLevels],

@@ -99,7 +99,11 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'docs'):
     writeFileSync(pwfile, `${password}\n`, { mode: 0o644 });
     if (ids.uid !== undefined) chownSync(pgData, ids.uid, ids.gid!);
     try {
-      await run(bin.initdb, [`--pgdata=${pgData}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C.UTF-8'], spawnOptions);
+      await run(
+        bin.initdb,
+        [`--pgdata=${pgData}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C.UTF-8'],
+        spawnOptions,
+      );
     } finally {
       writeFileSync(pwfile, '');
     }

@@ -12,7 +12,12 @@ import { migrationsDir, readMigrations } from './migrations.js';
 type SchemaEngineModule = typeof import('@prisma/schema-engine-wasm');
 
 /** The engine reports a Rust panic through this global before it throws; we keep the message for the error. */
-const panics = { last: '', set_message(message: string) { this.last = message; } };
+const panics = {
+  last: '',
+  set_message(message: string) {
+    this.last = message;
+  },
+};
 
 async function loadEngineModule(): Promise<SchemaEngineModule> {
   (globalThis as { PRISMA_WASM_PANIC_REGISTRY?: typeof panics }).PRISMA_WASM_PANIC_REGISTRY = panics;

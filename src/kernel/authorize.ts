@@ -4,7 +4,6 @@
 import type { Collection, Space } from '../generated/prisma/client.js';
 import { type RowAnnotation, rowAnnotation } from './annotations.js';
 import type { Context } from './context.js';
-import { rowById } from './rows.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
 import {
   type ActionOf,
@@ -16,6 +15,7 @@ import {
   type Policy,
   policies,
 } from './permissions.js';
+import { rowById } from './rows.js';
 
 export interface Resource<Row extends object, P extends Policy> {
   /** How messages name it ("Space not found"). */

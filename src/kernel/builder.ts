@@ -64,7 +64,8 @@ builder.scalarType('JSON', {
   serialize: (value) => value,
   parseValue: (value) => {
     if (depthOf(value) > MAX_DEPTH) throw new GraphQLError(`must not be nested more than ${MAX_DEPTH} levels deep`);
-    if (Buffer.byteLength(JSON.stringify(value) ?? '') > MAX_JSON_BYTES) throw new GraphQLError(`must be at most ${MAX_JSON_BYTES} bytes of JSON`);
+    if (Buffer.byteLength(JSON.stringify(value) ?? '') > MAX_JSON_BYTES)
+      throw new GraphQLError(`must be at most ${MAX_JSON_BYTES} bytes of JSON`);
     return value;
   },
   parseLiteral: function parse(ast): unknown {
@@ -99,7 +100,10 @@ export function restEnum<const T extends string>(name: string, rest: Record<T, s
   return builder.enumType(name, {
     description,
     values: Object.fromEntries(
-      Object.entries<string>(rest).map(([graphqlName, restValue]) => [graphqlName, { value: graphqlName, extensions: { rest: restValue } }]),
+      Object.entries<string>(rest).map(([graphqlName, restValue]) => [
+        graphqlName,
+        { value: graphqlName, extensions: { rest: restValue } },
+      ]),
     ) as Record<T, { value: T; extensions: { rest: string } }>,
   });
 }

@@ -76,7 +76,9 @@ export function listPage<Row extends { id: string }, Args>(
   args: Args & PageArgs,
 ): Promise<ListPage<Row>> {
   // One loader per field of the query: every parent that resolves it in this request passes the same arguments.
-  return loaderFor<string, ListPage<Row>>(ctx, loaderKey(info), (parentKeys) => loadPages(source, ctx, info, [...parentKeys], args)).load(parentKey);
+  return loaderFor<string, ListPage<Row>>(ctx, loaderKey(info), (parentKeys) => loadPages(source, ctx, info, [...parentKeys], args)).load(
+    parentKey,
+  );
 }
 
 function decodeCursor(orderBy: readonly OrderColumn[], values: SortValue[]): SortValue[] {
@@ -165,7 +167,12 @@ async function loadPages<Row extends { id: string }, Args>(
     const last = mine[take - 1];
     const next =
       mine.length > take && last
-        ? { page: ctx.pageTokens.encode(source.scope(parent, args), source.orderBy.map((c) => sortValue(last[c.column]))) }
+        ? {
+            page: ctx.pageTokens.encode(
+              source.scope(parent, args),
+              source.orderBy.map((c) => sortValue(last[c.column])),
+            ),
+          }
         : undefined;
     return { items, next, count: counts.get(parent) ?? 0 };
   });

@@ -25,7 +25,10 @@ export class PageTokens {
     const [payload, signature, extra] = token.split('.');
     const expected = payload ? this.sign(payload) : '';
     const valid =
-      extra === undefined && !!signature && signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
+      extra === undefined &&
+      !!signature &&
+      signature.length === expected.length &&
+      timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
     if (!valid) throw badRequest('Invalid "page": not a page token issued by this API.');
     const [tokenScope, values] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, SortValue[]];
     if (tokenScope !== scope) throw badRequest('Invalid "page": this page token belongs to another list.');

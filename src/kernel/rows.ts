@@ -14,7 +14,13 @@ export function rowsByIds<Row>(ctx: Context, tableName: string, ids: string[], q
 }
 
 /** The row of `tableName` with this id, or null; `viaPrisma` reads it when the query needs relations. */
-export async function rowById<Row>(ctx: Context, tableName: string, id: string, query: object | undefined, viaPrisma: () => Promise<Row | null>) {
+export async function rowById<Row>(
+  ctx: Context,
+  tableName: string,
+  id: string,
+  query: object | undefined,
+  viaPrisma: () => Promise<Row | null>,
+) {
   if (needsPrisma(query)) return viaPrisma();
   const [row] = await ctx.sql<Row>(Prisma.sql`SELECT * FROM ${table(tableName)} WHERE id = ${id}`);
   return row ?? null;

@@ -34,13 +34,17 @@ function problemOf(issue: z.core.$ZodIssue): string {
   }
 }
 
-const pathOf = (issue: StandardSchemaV1.Issue) => (issue.path ?? []).map((segment) => (typeof segment === 'object' ? segment.key : segment));
+const pathOf = (issue: StandardSchemaV1.Issue) =>
+  (issue.path ?? []).map((segment) => (typeof segment === 'object' ? segment.key : segment));
 
 /** plugin-validation's failure hook: the first issue, as a 400. */
 export function validationError(failure: { issues: readonly StandardSchemaV1.Issue[] }): ApiError {
   const issue = failure.issues[0];
   return invalidInput(pathOf(issue), 'code' in issue ? problemOf(issue as z.core.$ZodIssue) : issue.message);
 }
+
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists emoji components on purpose; sequences are what it matches.
+const EMOJI = /^(|[0-9a-f]{4,6}(-[0-9a-f]{4,6})*|[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\u20e3]+)$/iu;
 
 /** Shared field rules. */
 export const rules = {
@@ -50,11 +54,7 @@ export const rules = {
   /** An id named in a body: one that cannot exist is refused before any lookup. */
   id: z.string().regex(ID_PATTERN, 'not an id'),
   /** An emoji character sequence, or its code points in hex ("1f389", "1f468-200d-1f4bb"), as GitBook accepts. */
-  emoji: z
-    .string()
-    .max(50)
-    // biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists emoji components on purpose; sequences are what it matches.
-    .regex(/^(|[0-9a-f]{4,6}(-[0-9a-f]{4,6})*|[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\u20e3]+)$/iu, 'must be an emoji or its hex code points'),
+  emoji: z.string().max(50).regex(EMOJI, 'must be an emoji or its hex code points'),
 };
 
 /**
@@ -89,7 +89,10 @@ const MergeRule = z.discriminatedUnion('rule', [
 
 /** MergeRulesStandaloneConfiguration of the published spec (organizations); spaces may also `inherit`. */
 export const mergeRules = {
-  standalone: z.discriminatedUnion('type', [z.object({ type: z.literal('none') }), z.object({ type: z.literal('rules'), rules: z.array(MergeRule).max(50) })]),
+  standalone: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('none') }),
+    z.object({ type: z.literal('rules'), rules: z.array(MergeRule).max(50) }),
+  ]),
   space: z.discriminatedUnion('type', [
     z.object({ type: z.literal('inherit') }),
     z.object({ type: z.literal('none') }),

@@ -5,8 +5,15 @@ import { MemberRoleEnum } from '../kernel/enums.js';
 import { mergeRules, notNull, rules } from '../kernel/validation.js';
 import { updateOrganization } from './service.js';
 
-const hostname = z.string().min(3).max(32).regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'lowercase letters, digits and hyphens, starting and ending with a letter or digit');
-const emailDomain = z.string().max(253).regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'not a domain name');
+const hostname = z
+  .string()
+  .min(3)
+  .max(32)
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'lowercase letters, digits and hyphens, starting and ending with a letter or digit');
+const emailDomain = z
+  .string()
+  .max(253)
+  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'not a domain name');
 
 export const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
   validate: notNull('title', 'emailDomains', 'sso', 'ai', 'inviteLinks', 'mergeRules'),

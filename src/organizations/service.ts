@@ -14,7 +14,10 @@ export async function updateOrganization(ctx: Context, id: string, input: typeof
   await authorize(ctx, organizations, id, 'admin');
   const { logo, defaultContent, mergeRules, ...fields } = input;
   if (defaultContent) {
-    const site = await ctx.prisma.site.findFirst({ where: { id: (defaultContent as { site: string }).site, organizationId: id }, select: { id: true } });
+    const site = await ctx.prisma.site.findFirst({
+      where: { id: (defaultContent as { site: string }).site, organizationId: id },
+      select: { id: true },
+    });
     if (!site) throw badRequest('Invalid "defaultContent.site": no such site in this organization.');
   }
   const data: Prisma.OrganizationUpdateInput = {

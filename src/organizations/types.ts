@@ -1,12 +1,13 @@
 // The Organization type and the queries that return organizations.
+
+import { type Organization as OrganizationRow, Prisma } from '../generated/prisma/client.js';
+import { BillingPlan, OrganizationCommunityType, OrganizationType, OrganizationUseCase } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { type ListSource, listArgs, listOf, listPage, selectsOnlyListFields } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
-import { Prisma, type Organization as OrganizationRow } from '../generated/prisma/client.js';
-import { BillingPlan, OrganizationCommunityType, OrganizationType, OrganizationUseCase } from '../generated/prisma/enums.js';
 
 const OrganizationTypeEnum = prismaEnum('OrganizationType', OrganizationType);
 const OrganizationUseCaseEnum = prismaEnum('OrganizationUseCase', OrganizationUseCase);
@@ -41,7 +42,11 @@ export const Organization = builder.prismaObject('Organization', {
     type: t.expose('type', { type: OrganizationTypeEnum }),
     useCase: t.expose('useCase', { type: OrganizationUseCaseEnum, nullable: true }),
     communityType: t.expose('communityType', { type: OrganizationCommunityTypeEnum, nullable: true }),
-    defaultRole: t.expose('defaultRole', { type: MemberRoleEnum, nullable: true, description: 'Role of new members; null: they join as guests.' }),
+    defaultRole: t.expose('defaultRole', {
+      type: MemberRoleEnum,
+      nullable: true,
+      description: 'Role of new members; null: they join as guests.',
+    }),
     defaultContent: t.expose('defaultContent', { type: 'JSON', nullable: true }),
     sso: t.exposeBoolean('sso'),
     ai: t.exposeBoolean('ai'),
@@ -68,7 +73,8 @@ export const OrganizationList = listOf('Organization', Organization);
 const viewerOrganizations: ListSource<OrganizationRow> = {
   table: 'Organization',
   orderBy: [{ column: 'id', type: 'text' }],
-  where: (ctx) => Prisma.sql`EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = t.id AND m."userId" = ${ctx.viewer.userId} AND NOT m.disabled)`,
+  where: (ctx) =>
+    Prisma.sql`EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = t.id AND m."userId" = ${ctx.viewer.userId} AND NOT m.disabled)`,
   scope: (userId) => `orgs:${userId}`,
   fetch: (ctx, query, ids) => ctx.prisma.organization.findMany({ ...query, where: { id: { in: ids } } }),
   annotations: [organizations.level],
@@ -93,8 +99,7 @@ builder.queryFields((t) => ({
   }),
   organizationsForEmailDomain: t.prismaField({
     type: ['Organization'],
-    description:
-      'Organizations that claim an e-mail domain, among those the viewer belongs to or could join with its own e-mail address.',
+    description: 'Organizations that claim an e-mail domain, among those the viewer belongs to or could join with its own e-mail address.',
     args: { emailDomain: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const domain = args.emailDomain.trim().toLowerCase();

@@ -9,7 +9,47 @@ import { mergeRules, notNull, rules } from '../kernel/validation.js';
 import * as service from './service.js';
 import { SpaceEditModeEnum } from './types.js';
 
-const LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl'] as const;
+const LANGUAGES = [
+  'en',
+  'fr',
+  'de',
+  'es',
+  'it',
+  'pt',
+  'pt-br',
+  'ru',
+  'ja',
+  'zh',
+  'zh-tw',
+  'yue',
+  'ko',
+  'ar',
+  'hi',
+  'nl',
+  'pl',
+  'tr',
+  'sv',
+  'no',
+  'da',
+  'fi',
+  'el',
+  'cs',
+  'hu',
+  'ro',
+  'th',
+  'vi',
+  'id',
+  'ms',
+  'he',
+  'uk',
+  'sk',
+  'bg',
+  'hr',
+  'lt',
+  'lv',
+  'et',
+  'sl',
+] as const;
 
 const language = z.enum(LANGUAGES);
 const notAvailable = (what: string) => z.never({ error: `${what} are not available on this server` });
@@ -22,7 +62,11 @@ export const CreateSpaceInput = builder.inputType('CreateSpaceInput', {
     editMode: t.field({ type: SpaceEditModeEnum }),
     language: t.string({ validate: language }),
     template: t.field({ type: 'JSON', description: 'Not available on this server.', validate: notAvailable('templates') }),
-    computedSource: t.field({ type: 'JSON', description: 'Not available on this server.', validate: notAvailable('computed content sources') }),
+    computedSource: t.field({
+      type: 'JSON',
+      description: 'Not available on this server.',
+      validate: notAvailable('computed content sources'),
+    }),
     empty: t.boolean({ description: 'Create the space with no page (spaces are created empty here in any case).' }),
   }),
 });
@@ -34,7 +78,11 @@ export const UpdateSpaceInput = builder.inputType('UpdateSpaceInput', {
     editMode: t.field({ type: SpaceEditModeEnum }),
     defaultLevel: t.field({ type: ContentLevelEnum, description: 'A role, inherit, or null for no default access.' }),
     language: t.string({ validate: language }),
-    mergeRules: t.field({ type: 'JSON', description: '{type: "inherit"}, {type: "none"} or {type: "rules", rules}.', validate: mergeRules.space }),
+    mergeRules: t.field({
+      type: 'JSON',
+      description: '{type: "inherit"}, {type: "none"} or {type: "rules", rules}.',
+      validate: mergeRules.space,
+    }),
   }),
 });
 export const MoveSpaceInput = MoveContentInput;

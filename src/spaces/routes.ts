@@ -18,6 +18,8 @@ export const spaceRest: RestModule = {
     route('POST /v1/spaces/:spaceId/transfer', 'transferSpace', 'transferSpace(id: $spaceId, input: $body)', { spec: '0167' }),
     route('GET /v1/orgs/:organizationId/spaces', 'listSpacesInOrganizationById', 'organization(id: $organizationId).spaces'),
     route('GET /v1/collections/:collectionId/spaces', 'listSpacesInCollectionById', 'collection(id: $collectionId).spaces'),
-    route('POST /v1/orgs/:organizationId/spaces', 'createSpace', 'createSpace(organizationId: $organizationId, input: $body)', { status: 201 }),
+    route('POST /v1/orgs/:organizationId/spaces', 'createSpace', 'createSpace(organizationId: $organizationId, input: $body)', {
+      status: 201,
+    }),
   ],
 };

@@ -1,8 +1,8 @@
 // What can be done to spaces, for the viewer of a Context: plain functions that check permissions through the
 // kernel's authorize() and keep the tree's invariants (positions, effective levels, visibility) in one transaction.
 import { RETENTION_DAYS, RETENTION_MS } from '../content/retention.js';
-import { creationParent, positionFor } from '../content/tree.js';
 import { transferContent, transferTarget } from '../content/transfer.js';
+import { creationParent, positionFor } from '../content/tree.js';
 import type { Prisma, Space } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, collections, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
@@ -17,7 +17,11 @@ function visibilityUnder(parentId: string | null, visibility: Space['visibility'
 }
 
 /** Creates a space with its first (empty) revision. */
-async function insertSpace(tx: Prisma.TransactionClient, data: Omit<Prisma.SpaceUncheckedCreateInput, 'revisionId'> & { id: string }, createdById: string) {
+async function insertSpace(
+  tx: Prisma.TransactionClient,
+  data: Omit<Prisma.SpaceUncheckedCreateInput, 'revisionId'> & { id: string },
+  createdById: string,
+) {
   await tx.space.create({ data, select: { id: true } });
   const revision = await tx.revision.create({ data: { id: newId(), spaceId: data.id, createdById }, select: { id: true } });
   await tx.space.update({ where: { id: data.id }, data: { revisionId: revision.id }, select: { id: true } });
@@ -26,7 +30,10 @@ async function insertSpace(tx: Prisma.TransactionClient, data: Omit<Prisma.Space
 
 /** Copies the pages and files of one revision into another (two statements each way, whatever the size). */
 async function copyRevisionContent(tx: Prisma.TransactionClient, from: string, to: string) {
-  const [pages, files] = await Promise.all([tx.page.findMany({ where: { revisionId: from } }), tx.file.findMany({ where: { revisionId: from } })]);
+  const [pages, files] = await Promise.all([
+    tx.page.findMany({ where: { revisionId: from } }),
+    tx.file.findMany({ where: { revisionId: from } }),
+  ]);
   if (pages.length) await tx.page.createMany({ data: pages.map((p) => ({ ...p, revisionId: to })) as Prisma.PageCreateManyInput[] });
   if (files.length) await tx.file.createMany({ data: files.map((f) => ({ ...f, revisionId: to })) });
 }
@@ -92,7 +99,10 @@ export async function restoreSpace(ctx: Context, id: string): Promise<void> {
   await ctx.prisma.$transaction(async (tx) => {
     // Its collection may have been deleted meanwhile: the space then comes back at the top level, last.
     const position = space.parentId ? space.position : await positionFor(tx, space.organizationId, null, id);
-    await tx.space.update({ where: { id }, data: { deletedAt: null, position, visibility: visibilityUnder(space.parentId, space.visibility) } });
+    await tx.space.update({
+      where: { id },
+      data: { deletedAt: null, position, visibility: visibilityUnder(space.parentId, space.visibility) },
+    });
     await refreshEffectiveLevels(tx, space.organizationId);
   });
 }
@@ -130,7 +140,8 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<string> 
 export async function moveSpace(ctx: Context, id: string, input: typeof MoveSpaceInput.$inferInput): Promise<void> {
   const { row: space } = await authorize(ctx, spaces, id, 'admin');
   const parentId = input.parent === undefined ? space.parentId : input.parent;
-  if (parentId) await authorizeReference(ctx, collections, { id: parentId, field: 'parent', organizationId: space.organizationId }, 'create');
+  if (parentId)
+    await authorizeReference(ctx, collections, { id: parentId, field: 'parent', organizationId: space.organizationId }, 'create');
   await ctx.prisma.$transaction(async (tx) => {
     const position = await positionFor(tx, space.organizationId, parentId, id, input.position);
     await tx.space.update({ where: { id }, data: { parentId, position, visibility: visibilityUnder(parentId, space.visibility) } });
@@ -143,7 +154,14 @@ export async function transferSpace(ctx: Context, id: string, input: typeof Tran
   const { row: space } = await authorize(ctx, spaces, id, 'admin');
   await transferTarget(ctx, input.organization, space.organizationId);
   const parent = input.collection
-    ? (await authorizeReference(ctx, collections, { id: input.collection, field: 'collection', organizationId: input.organization }, 'create')).row
+    ? (
+        await authorizeReference(
+          ctx,
+          collections,
+          { id: input.collection, field: 'collection', organizationId: input.organization },
+          'create',
+        )
+      ).row
     : null;
   await ctx.prisma.$transaction(async (tx) => {
     const parentId = parent?.id ?? null;

@@ -60,7 +60,11 @@ export const Space = builder.prismaObject('Space', {
     visibility: t.expose('visibility', { type: SpaceVisibilityEnum }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true, description: 'Set while the space is deleted (restorable for 7 days).' }),
+    deletedAt: t.expose('deletedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Set while the space is deleted (restorable for 7 days).',
+    }),
     editMode: t.expose('editMode', { type: SpaceEditModeEnum, nullable: true }),
     mergeRules: t.expose('mergeRules', { type: 'JSON' }),
     organizationId: t.exposeID('organizationId'),
@@ -81,7 +85,13 @@ export const Space = builder.prismaObject('Space', {
     draftChangeRequestCount: t.int({ resolve: counter('draftChangeRequests') }),
     urls: t.field({
       type: SpaceUrls,
-      resolve: (s, _args, ctx) => ({ location: apiUrl(ctx, `spaces/${s.id}`), app: appUrl(ctx, `s/${s.id}`), published: null, public: null, icon: null }),
+      resolve: (s, _args, ctx) => ({
+        location: apiUrl(ctx, `spaces/${s.id}`),
+        app: appUrl(ctx, `s/${s.id}`),
+        published: null,
+        public: null,
+        icon: null,
+      }),
     }),
     permissions: t.field({ type: SpacePermissions, resolve: (s, _args, ctx) => permissionsFor(policies.space, contentLevels.of(ctx, s)) }),
   }),

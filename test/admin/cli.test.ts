@@ -53,7 +53,12 @@ describe('createUser', () => {
   it('creates a user with a lowercased e-mail and a default display name', async () => {
     const address = email('Alice');
     const user = await createUser(db.prisma, { email: `  ${address.toUpperCase()} ` });
-    expect(user).toEqual({ object: 'user', id: expect.stringMatching(/^[0-9A-Za-z]{20}$/), email: address.toLowerCase(), displayName: address.split('@')[0].toLowerCase() });
+    expect(user).toEqual({
+      object: 'user',
+      id: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
+      email: address.toLowerCase(),
+      displayName: address.split('@')[0].toLowerCase(),
+    });
     const row = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(row.email).toBe(address.toLowerCase());
   });
@@ -98,7 +103,9 @@ describe('createOrganization', () => {
   it('refuses a title shorter than 2 or longer than 255 characters', async () => {
     const owner = await createUser(db.prisma, { email: email('owner') });
     expect((await adminError(createOrganization(db.prisma, { title: ' A ', ownerEmail: owner.email }))).message).toMatch(/2 to 255/);
-    expect((await adminError(createOrganization(db.prisma, { title: 'x'.repeat(256), ownerEmail: owner.email }))).message).toMatch(/2 to 255/);
+    expect((await adminError(createOrganization(db.prisma, { title: 'x'.repeat(256), ownerEmail: owner.email }))).message).toMatch(
+      /2 to 255/,
+    );
     const longest = await createOrganization(db.prisma, { title: 'x'.repeat(255), ownerEmail: owner.email });
     expect(longest.title).toHaveLength(255);
   });
@@ -120,7 +127,10 @@ describe('addMember', () => {
       role: 'edit',
       updated: false,
     });
-    expect(await addMember(db.prisma, { organizationId: org.id, email: user.email, role: 'review' })).toMatchObject({ role: 'review', updated: true });
+    expect(await addMember(db.prisma, { organizationId: org.id, email: user.email, role: 'review' })).toMatchObject({
+      role: 'review',
+      updated: true,
+    });
     const row = await db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: org.id, userId: user.id } } });
     expect(row.role).toBe('review');
   });
@@ -133,17 +143,25 @@ describe('addMember', () => {
     }
     const guest = await createUser(db.prisma, { email: email('guest') });
     expect((await addMember(db.prisma, { organizationId: org.id, email: guest.email, role: 'guest' })).role).toBeNull();
-    const row = await db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: org.id, userId: guest.id } } });
+    const row = await db.prisma.member.findUniqueOrThrow({
+      where: { organizationId_userId: { organizationId: org.id, userId: guest.id } },
+    });
     expect(row.role).toBeNull();
   });
 
   it('refuses a bad role, an unknown organization and an unknown user', async () => {
     const org = await orgWithOwner();
     const user = await createUser(db.prisma, { email: email('member') });
-    expect((await adminError(addMember(db.prisma, { organizationId: org.id, email: user.email, role: 'owner' }))).message).toMatch(/Unknown role "owner"/);
-    expect((await adminError(addMember(db.prisma, { organizationId: 'nope', email: user.email, role: 'read' }))).message).toBe('No organization with id nope');
+    expect((await adminError(addMember(db.prisma, { organizationId: org.id, email: user.email, role: 'owner' }))).message).toMatch(
+      /Unknown role "owner"/,
+    );
+    expect((await adminError(addMember(db.prisma, { organizationId: 'nope', email: user.email, role: 'read' }))).message).toBe(
+      'No organization with id nope',
+    );
     const missing = email('ghost');
-    expect((await adminError(addMember(db.prisma, { organizationId: org.id, email: missing, role: 'read' }))).message).toBe(`No user with e-mail ${missing}`);
+    expect((await adminError(addMember(db.prisma, { organizationId: org.id, email: missing, role: 'read' }))).message).toBe(
+      `No user with e-mail ${missing}`,
+    );
     expect(await db.prisma.member.count({ where: { organizationId: org.id } })).toBe(1);
   });
 });
@@ -152,7 +170,12 @@ describe('tokens', () => {
   it('creates a token whose secret is stored only as its hash', async () => {
     const user = await createUser(db.prisma, { email: email('tok') });
     const created = await createToken(db.prisma, { email: user.email, label: 'ci' });
-    expect(created).toEqual({ object: 'api-token', id: expect.any(String), userId: user.id, token: expect.stringMatching(/^dpa_[0-9A-Za-z]{40}$/) });
+    expect(created).toEqual({
+      object: 'api-token',
+      id: expect.any(String),
+      userId: user.id,
+      token: expect.stringMatching(/^dpa_[0-9A-Za-z]{40}$/),
+    });
     const row = await db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } });
     expect(row).toMatchObject({ userId: user.id, label: 'ci', tokenHash: hashToken(created.token), revokedAt: null });
     // No column of the raw row holds the secret.
@@ -197,7 +220,12 @@ describe('bootstrap', () => {
       const created = results.filter((r) => r !== null);
       expect(created).toHaveLength(1);
       const result = created[0]!;
-      expect(result).toEqual({ organizationId: expect.any(String), userId: expect.any(String), email: 'admin@example.com', token: expect.stringMatching(/^dpa_/) });
+      expect(result).toEqual({
+        organizationId: expect.any(String),
+        userId: expect.any(String),
+        email: 'admin@example.com',
+        token: expect.stringMatching(/^dpa_/),
+      });
 
       const [users, orgs, members, tokens] = await Promise.all([
         empty.prisma.user.findMany(),

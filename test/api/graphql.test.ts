@@ -46,8 +46,16 @@ describe('resources', () => {
       'mutation ($org: ID!) { createSpace(organizationId: $org, input: { title: "Handbook", emoji: "1f4d6" }) { id object title visibility defaultLevel } }',
       { org: acme },
     );
-    expect(created.body.data.createSpace).toMatchObject({ object: 'space', title: 'Handbook', visibility: 'private', defaultLevel: 'inherit' });
-    const bad = await graphql('mutation ($org: ID!) { createSpace(organizationId: $org, input: { title: "x" , emoji: "not an emoji" }) { id } }', { org: acme });
+    expect(created.body.data.createSpace).toMatchObject({
+      object: 'space',
+      title: 'Handbook',
+      visibility: 'private',
+      defaultLevel: 'inherit',
+    });
+    const bad = await graphql(
+      'mutation ($org: ID!) { createSpace(organizationId: $org, input: { title: "x" , emoji: "not an emoji" }) { id } }',
+      { org: acme },
+    );
     expect(bad.body.errors[0].extensions.code).toBe('BAD_REQUEST');
     expect(bad.body.errors[0].message).toContain('emoji');
   });

@@ -1,5 +1,5 @@
 // The REST engine itself: routing, methods, bodies, request ids, and route compilation at start-up.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import {
   GraphQLBoolean,
   GraphQLEnumType,
@@ -12,6 +12,7 @@ import {
   GraphQLString,
   print,
 } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileRoute, Fragments } from '../../rest/compile.js';
 import { route } from '../../rest/route.js';
 import { jsonWriter, type OutputPlan } from '../../rest/writer.js';
@@ -84,7 +85,10 @@ describe('bodies', () => {
   });
 
   it('refuses a body over 1 MB with 400', async () => {
-    const res = await t.request('POST', `/v1/orgs/${acme}/collections`, { token: alice.token, body: { title: 'x', padding: 'p'.repeat(1_100_000) } });
+    const res = await t.request('POST', `/v1/orgs/${acme}/collections`, {
+      token: alice.token,
+      body: { title: 'x', padding: 'p'.repeat(1_100_000) },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -108,13 +112,21 @@ describe('route compilation', () => {
   });
 
   it('refuses a fragment registered twice for one type', () => {
-    expect(() => new Fragments(schema, [{ fragments: { Space: 'id' }, routes: [] }, { fragments: { Space: 'title' }, routes: [] }])).toThrow(
-      /SpaceFields is registered twice/,
-    );
+    expect(
+      () =>
+        new Fragments(schema, [
+          { fragments: { Space: 'id' }, routes: [] },
+          { fragments: { Space: 'title' }, routes: [] },
+        ]),
+    ).toThrow(/SpaceFields is registered twice/);
   });
 
   it('builds the operation from the field path: variables from the arguments, the envelope and fragments from the schema', () => {
-    const compiled = compileRoute(schema, fragments, route('GET /v1/orgs/:organizationId/spaces', 'listSpaces', 'organization(id: $organizationId).spaces'));
+    const compiled = compileRoute(
+      schema,
+      fragments,
+      route('GET /v1/orgs/:organizationId/spaces', 'listSpaces', 'organization(id: $organizationId).spaces'),
+    );
     const text = print(compiled.document);
     expect(text).toMatch(/^query listSpaces\(\$organizationId: ID!, \$page: String, \$limit: Int\)/);
     expect(text).toContain('spaces(page: $page, limit: $limit) {\n      items {\n        ...SpaceFields');
@@ -134,14 +146,15 @@ describe('abstract types', () => {
     const fragments = new Fragments(pets, [{ fragments: { Dog: 'kind name barks', Cat: 'kind name lives' }, routes: [] }]);
     const compiled = compileRoute(pets, fragments, route('GET /v1/pets', 'listPets', 'pets'));
     const result = await compiled.run({}, {});
-    expect(compiled.write(result.data!.pets)).toBe(
-      '[{"kind":"good-dog","name":"Rex","barks":true},{"kind":"cat","name":"Tom","lives":9}]',
-    );
+    expect(compiled.write(result.data!.pets)).toBe('[{"kind":"good-dog","name":"Rex","barks":true},{"kind":"cat","name":"Tom","lives":9}]');
   });
 });
 
 function makeSchema() {
-  const Kind = new GraphQLEnumType({ name: 'PetKind', values: { good_dog: { value: 'good_dog', extensions: { rest: 'good-dog' } }, cat: { value: 'cat' } } });
+  const Kind = new GraphQLEnumType({
+    name: 'PetKind',
+    values: { good_dog: { value: 'good_dog', extensions: { rest: 'good-dog' } }, cat: { value: 'cat' } },
+  });
   const Pet: GraphQLInterfaceType = new GraphQLInterfaceType({
     name: 'Pet',
     fields: { kind: { type: new GraphQLNonNull(Kind) }, name: { type: new GraphQLNonNull(GraphQLString) } },
@@ -150,7 +163,11 @@ function makeSchema() {
   const Dog = new GraphQLObjectType({
     name: 'Dog',
     interfaces: [Pet],
-    fields: { kind: { type: new GraphQLNonNull(Kind) }, name: { type: new GraphQLNonNull(GraphQLString) }, barks: { type: GraphQLBoolean } },
+    fields: {
+      kind: { type: new GraphQLNonNull(Kind) },
+      name: { type: new GraphQLNonNull(GraphQLString) },
+      barks: { type: GraphQLBoolean },
+    },
   });
   const Cat = new GraphQLObjectType({
     name: 'Cat',
@@ -189,8 +206,27 @@ describe('the generated JSON writer', () => {
   const write = jsonWriter(plan);
 
   it('writes what JSON.stringify would, for every string that needs escaping', () => {
-    for (const text of ['plain', 'say "hi"', 'back\\slash', 'line\nbreak', '\u0001\u001f', '😀 emoji', 'lone \ud800 surrogate', '</script>', '']) {
-      const value = { title: text, level: 'in_collection', count: 3, ratio: 0.5, ok: false, rules: { a: [1, text] }, tags: [text, null], 'with "quotes"': text };
+    for (const text of [
+      'plain',
+      'say "hi"',
+      'back\\slash',
+      'line\nbreak',
+      '\u0001\u001f',
+      '😀 emoji',
+      'lone \ud800 surrogate',
+      '</script>',
+      '',
+    ]) {
+      const value = {
+        title: text,
+        level: 'in_collection',
+        count: 3,
+        ratio: 0.5,
+        ok: false,
+        rules: { a: [1, text] },
+        tags: [text, null],
+        'with "quotes"': text,
+      };
       expect(JSON.parse(write(value))).toEqual({ ...value, level: 'in-collection' });
       expect(write(value)).toBe(JSON.stringify({ ...value, level: 'in-collection' }));
     }

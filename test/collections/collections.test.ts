@@ -90,7 +90,11 @@ describe('PATCH /v1/collections/{collectionId}', () => {
     const c = await create(acme, { title: 'Before' });
     const api = gitbookClient('0202', t.url, alice.token);
     // The client types roles as a TypeScript enum; on the wire it is the string.
-    const { data } = await api.collections.updateCollectionById(c.id, { title: 'After', description: 'About', defaultLevel: 'edit' as never });
+    const { data } = await api.collections.updateCollectionById(c.id, {
+      title: 'After',
+      description: 'About',
+      defaultLevel: 'edit' as never,
+    });
     expectMatchesSpec('0202', 'patch', '/collections/{collectionId}', 200, data);
     expect(data).toMatchObject({ title: 'After', description: 'About', defaultLevel: 'edit' });
   });
@@ -151,13 +155,22 @@ describe('DELETE /v1/collections/{collectionId}', () => {
 describe('POST /v1/collections/{collectionId}/move', () => {
   it('moves a collection under another, before and after siblings', async () => {
     const home = await create(acme, { title: 'Home' });
-    const [a, b, c] = [await create(acme, { title: 'A', parent: home.id }), await create(acme, { title: 'B', parent: home.id }), await create(acme, { title: 'C' })];
+    const [a, b, c] = [
+      await create(acme, { title: 'A', parent: home.id }),
+      await create(acme, { title: 'B', parent: home.id }),
+      await create(acme, { title: 'C' }),
+    ];
     const api = gitbookClient('0202', t.url, alice.token);
-    const moved = await api.collections.moveCollection(c.id, { parent: home.id, position: { before: { type: 'collection', collection: a.id } } });
+    const moved = await api.collections.moveCollection(c.id, {
+      parent: home.id,
+      position: { before: { type: 'collection', collection: a.id } },
+    });
     expectMatchesSpec('0202', 'post', '/collections/{collectionId}/move', 200, moved.data);
     expect(moved.data.parent).toBe(home.id);
-    const order = async () => (await t.request('GET', `/v1/orgs/${acme}/collections`, { token: alice.token })).body.items
-      .filter((x: { parent?: string }) => x.parent === home.id).map((x: { title: string }) => x.title);
+    const order = async () =>
+      (await t.request('GET', `/v1/orgs/${acme}/collections`, { token: alice.token })).body.items
+        .filter((x: { parent?: string }) => x.parent === home.id)
+        .map((x: { title: string }) => x.title);
     expect(await order()).toEqual(['C', 'A', 'B']);
     await api.collections.moveCollection(c.id, { position: { after: { type: 'collection', collection: b.id } } });
     expect(await order()).toEqual(['A', 'B', 'C']);
@@ -174,11 +187,15 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const moving = [];
     for (let i = 0; i < 60; i++) moving.push(await create(acme, { title: `m${i}`, parent: home.id }));
     for (const m of moving) {
-      const res = await t.request('POST', `/v1/collections/${m.id}/move`, { token: alice.token, body: { position: { after: { type: 'collection', collection: first.id } } } });
+      const res = await t.request('POST', `/v1/collections/${m.id}/move`, {
+        token: alice.token,
+        body: { position: { after: { type: 'collection', collection: first.id } } },
+      });
       expect(res.status).toBe(200);
     }
     const order = (await t.request('GET', `/v1/orgs/${acme}/collections?limit=1000`, { token: alice.token })).body.items
-      .filter((x: { parent?: string }) => x.parent === home.id).map((x: { title: string }) => x.title);
+      .filter((x: { parent?: string }) => x.parent === home.id)
+      .map((x: { title: string }) => x.title);
     expect(order).toEqual(['first', ...moving.map((m) => m.title).reverse(), 'last']);
   });
 
@@ -196,7 +213,10 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const x = await create(acme, { title: 'X' });
     const y = await create(acme, { title: 'Y' });
     const nested = await create(acme, { title: 'Nested', parent: y.id });
-    const bad = await t.request('POST', `/v1/collections/${x.id}/move`, { token: alice.token, body: { position: { before: { type: 'collection', collection: nested.id } } } });
+    const bad = await t.request('POST', `/v1/collections/${x.id}/move`, {
+      token: alice.token,
+      body: { position: { before: { type: 'collection', collection: nested.id } } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain('position.before');
     expect((await t.request('POST', `/v1/collections/${x.id}/move`, { token: rita.token, body: { parent: y.id } })).status).toBe(403);

@@ -22,11 +22,23 @@ it('reads the same Organization, Collection and Space rows as Prisma, enums, JSO
     useCase: 'docsSite',
   });
   const collection = await buildCollection(t.prisma, { organizationId: organization.id, description: 'About', defaultLevel: null });
-  const space = await buildSpace(t.prisma, { organizationId: organization.id, parentId: collection.id, deletedAt: new Date(), language: 'fr' });
-  await t.prisma.space.update({ where: { id: space.id }, data: { visibility: 'share_link', editMode: null, visitorAuthBackend: 'custom' } });
+  const space = await buildSpace(t.prisma, {
+    organizationId: organization.id,
+    parentId: collection.id,
+    deletedAt: new Date(),
+    language: 'fr',
+  });
+  await t.prisma.space.update({
+    where: { id: space.id },
+    data: { visibility: 'share_link', editMode: null, visitorAuthBackend: 'custom' },
+  });
 
-  expect(await plain('Organization', organization.id)).toStrictEqual([await t.prisma.organization.findUniqueOrThrow({ where: { id: organization.id } })]);
-  expect(await plain('Collection', collection.id)).toStrictEqual([await t.prisma.collection.findUniqueOrThrow({ where: { id: collection.id } })]);
+  expect(await plain('Organization', organization.id)).toStrictEqual([
+    await t.prisma.organization.findUniqueOrThrow({ where: { id: organization.id } }),
+  ]);
+  expect(await plain('Collection', collection.id)).toStrictEqual([
+    await t.prisma.collection.findUniqueOrThrow({ where: { id: collection.id } }),
+  ]);
   const [row] = await plain('Space', space.id);
   expect(row).toStrictEqual(await t.prisma.space.findUniqueOrThrow({ where: { id: space.id } }));
   expect(row).toMatchObject({ visibility: 'share_link', deletedAt: expect.any(Date) });

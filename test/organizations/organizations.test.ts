@@ -115,7 +115,13 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
       inviteLinks: false,
     });
     expectMatchesSpec('0202', 'patch', '/orgs/{organizationId}', 200, data);
-    expect(data).toMatchObject({ title: 'Acme Inc', emailDomains: ['acme.example.com'], hostname: 'acme-docs', defaultRole: null, inviteLinks: false });
+    expect(data).toMatchObject({
+      title: 'Acme Inc',
+      emailDomains: ['acme.example.com'],
+      hostname: 'acme-docs',
+      defaultRole: null,
+      inviteLinks: false,
+    });
     const again = await t.request('GET', `/v1/orgs/${acme}`, { token: alice.token });
     expect(again.body.title).toBe('Acme Inc');
   });
@@ -152,7 +158,11 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
   });
 
   it('refuses bodies that are not JSON (415) or not valid JSON (400)', async () => {
-    const text = await t.request('PATCH', `/v1/orgs/${acme}`, { token: alice.token, body: 'title=x', headers: { 'content-type': 'text/plain' } });
+    const text = await t.request('PATCH', `/v1/orgs/${acme}`, {
+      token: alice.token,
+      body: 'title=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     const broken = await t.request('PATCH', `/v1/orgs/${acme}`, { token: alice.token, body: '{"title": ' });
     expect(broken.status).toBe(400);

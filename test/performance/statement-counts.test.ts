@@ -2,7 +2,15 @@
 // Each test runs the same request over a tiny data set and over one with 100 items per level, and compares counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
-import { buildCollection, buildCollections, buildMember, buildOrganization, buildSpace, buildSpaces, buildUser } from '../support/factories.js';
+import {
+  buildCollection,
+  buildCollections,
+  buildMember,
+  buildOrganization,
+  buildSpace,
+  buildSpaces,
+  buildUser,
+} from '../support/factories.js';
 
 let t: TestApp;
 let big: Person; // admin of 100 organizations; the first holds 100 collections of 100 spaces each
@@ -34,14 +42,25 @@ async function buildOrganizationWithOneSpace(title: string, owner: Person) {
   return { organizationId, collectionId };
 }
 
-const spaceFields = 'id title visibility revisionId defaultLevel openCommentCount changeRequestCount openChangeRequestCount draftChangeRequestCount urls { location } permissions { view edit admin }';
+const spaceFields =
+  'id title visibility revisionId defaultLevel openCommentCount changeRequestCount openChangeRequestCount draftChangeRequestCount urls { location } permissions { view edit admin }';
 
 describe('REST lists run the same statements for 1 item and for 100 or 1000', () => {
   it.each([
     ['GET /v1/orgs', () => '/v1/orgs?limit=100', () => '/v1/orgs?limit=100', 100],
     ['GET /v1/orgs/{id}/spaces', () => `/v1/orgs/${bigOrg}/spaces?limit=1000`, () => `/v1/orgs/${smallOrg}/spaces?limit=1000`, 1000],
-    ['GET /v1/orgs/{id}/collections', () => `/v1/orgs/${bigOrg}/collections?limit=1000`, () => `/v1/orgs/${smallOrg}/collections?limit=1000`, 100],
-    ['GET /v1/collections/{id}/spaces', () => `/v1/collections/${bigCollection}/spaces?limit=1000`, () => `/v1/collections/${smallCollection}/spaces?limit=1000`, 100],
+    [
+      'GET /v1/orgs/{id}/collections',
+      () => `/v1/orgs/${bigOrg}/collections?limit=1000`,
+      () => `/v1/orgs/${smallOrg}/collections?limit=1000`,
+      100,
+    ],
+    [
+      'GET /v1/collections/{id}/spaces',
+      () => `/v1/collections/${bigCollection}/spaces?limit=1000`,
+      () => `/v1/collections/${smallCollection}/spaces?limit=1000`,
+      100,
+    ],
   ])('%s', async (_name, bigPath, smallPath, expectedItems) => {
     const many = await t.counted('GET', bigPath(), { token: big.token });
     const one = await t.counted('GET', smallPath(), { token: small.token });

@@ -34,7 +34,10 @@ interface SpaceBody {
 }
 
 async function createCollection(organizationId: string, title: string, parent?: string): Promise<string> {
-  const res = await t.request('POST', `/v1/orgs/${organizationId}/collections`, { token: alice.token, body: { title, ...(parent ? { parent } : {}) } });
+  const res = await t.request('POST', `/v1/orgs/${organizationId}/collections`, {
+    token: alice.token,
+    body: { title, ...(parent ? { parent } : {}) },
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -115,7 +118,9 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
 
   it('refuses a member who may not create content (403), a non-member (404) and a missing token (401)', async () => {
     expect((await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: rita.token, body: { title: 'No' } })).status).toBe(403);
-    expect((await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: eddie.token, body: { title: 'No', parent: guides } })).status).toBe(403);
+    expect((await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: eddie.token, body: { title: 'No', parent: guides } })).status).toBe(
+      403,
+    );
     expect((await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: bob.token, body: { title: 'No' } })).status).toBe(404);
     expect((await t.request('POST', `/v1/orgs/${acme}/spaces`, { body: { title: 'No' } })).status).toBe(401);
   });
@@ -220,7 +225,11 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
 
   it('updates title, emoji and editMode through the official client, matching the spec', async () => {
     const api = gitbookClient('0202', t.url, alice.token);
-    const { data, status } = await api.spaces.updateSpaceById(space.id, { title: 'Patched', emoji: '1f389', editMode: 'locked' as SpaceEditMode });
+    const { data, status } = await api.spaces.updateSpaceById(space.id, {
+      title: 'Patched',
+      emoji: '1f389',
+      editMode: 'locked' as SpaceEditMode,
+    });
     expect(status).toBe(200);
     expectMatchesSpec('0202', 'patch', '/spaces/{spaceId}', 200, data);
     expect(data).toMatchObject({ title: 'Patched', emoji: '1f389', editMode: 'locked' });
@@ -562,7 +571,10 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
   it('transfers into a collection of the target organization', async () => {
     const target = await createCollection(beta, 'Imported');
     const space = await createSpace(acme, { title: 'Into collection' });
-    const res = await t.request('POST', `/v1/spaces/${space.id}/transfer`, { token: alice.token, body: { organization: beta, collection: target } });
+    const res = await t.request('POST', `/v1/spaces/${space.id}/transfer`, {
+      token: alice.token,
+      body: { organization: beta, collection: target },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ organization: beta, parent: target });
   });
@@ -588,7 +600,9 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
     expect(res.status).toBe(403);
     expect((await t.prisma.space.findUniqueOrThrow({ where: { id: space.id } })).organizationId).toBe(acme);
     // And to one who cannot administer the space itself.
-    expect((await t.request('POST', `/v1/spaces/${space.id}/transfer`, { token: eddie.token, body: { organization: beta } })).status).toBe(403);
+    expect((await t.request('POST', `/v1/spaces/${space.id}/transfer`, { token: eddie.token, body: { organization: beta } })).status).toBe(
+      403,
+    );
   });
 
   it('rejects a body without organization (400)', async () => {

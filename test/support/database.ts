@@ -38,9 +38,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url: databaseUrl(templateUrl, name),
     async drop() {
       if (dropped) return;
-      await withAdminClient(templateUrl, (client) =>
-        client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`),
-      );
+      await withAdminClient(templateUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
       dropped = true;
     },
   };

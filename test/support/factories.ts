@@ -1,7 +1,8 @@
 // Test data written straight into the database with Prisma, as the API would have written it. Each builder takes
 // overrides, fills in the parents and defaults that are missing, and returns what it created.
-import type { Collection, Organization, Prisma, PrismaClient, Space } from '../../src/generated/prisma/client.js';
+
 import { positionFor } from '../../src/content/tree.js';
+import type { Collection, Organization, Prisma, PrismaClient, Space } from '../../src/generated/prisma/client.js';
 import { hashToken, newApiToken, newId } from '../../src/kernel/ids.js';
 import { refreshEffectiveLevels } from '../../src/kernel/permissions.js';
 import type { Person } from './app.js';
@@ -18,7 +19,10 @@ export async function buildUser(prisma: PrismaClient, overrides: Partial<Prisma.
     select: { id: true, email: true },
   });
   const token = newApiToken();
-  const apiToken = await prisma.apiToken.create({ data: { id: newId(), userId: user.id, tokenHash: hashToken(token) }, select: { id: true } });
+  const apiToken = await prisma.apiToken.create({
+    data: { id: newId(), userId: user.id, tokenHash: hashToken(token) },
+    select: { id: true },
+  });
   return { userId: user.id, email: user.email, token, tokenId: apiToken.id };
 }
 
@@ -111,7 +115,10 @@ export async function buildSpace(prisma: PrismaClient, overrides: SpaceOverrides
  * `count` top-level collections after the existing ones, in a constant number of statements whatever the count
  * (for the statement-count tests). Returns their ids in order.
  */
-export async function buildCollections(prisma: PrismaClient, { organizationId, count }: { organizationId: string; count: number }): Promise<string[]> {
+export async function buildCollections(
+  prisma: PrismaClient,
+  { organizationId, count }: { organizationId: string; count: number },
+): Promise<string[]> {
   const ids = Array.from({ length: count }, () => newId());
   const firstPosition = await positionFor(prisma, organizationId, null, ids[0]);
   // Top level with defaultLevel inherit: effectiveLevel is inherit, the column default, so nothing to refresh.

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres, type EmbeddedCluster } from '../../src/db/embedded-postgres.js';
+import { type EmbeddedCluster, startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { applyMigrations } from '../../src/db/migrations.js';
 
 declare module 'vitest' {

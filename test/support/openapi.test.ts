@@ -33,7 +33,10 @@ describe('expectMatchesSpec', () => {
 
   it('checks formats (uri) and leaves unknown spec formats (emoji) permissive', () => {
     expect(() =>
-      expectMatchesSpec('0202', 'GET', '/collections/{collectionId}', 200, { ...collection, urls: { ...collection.urls, app: 'not a uri' } }),
+      expectMatchesSpec('0202', 'GET', '/collections/{collectionId}', 200, {
+        ...collection,
+        urls: { ...collection.urls, app: 'not a uri' },
+      }),
     ).toThrow(/\/urls\/app: must match format "uri"/);
   });
 
@@ -46,7 +49,9 @@ describe('expectMatchesSpec', () => {
   });
 
   it('falls back to the `default` response when a status is not declared (0.91)', () => {
-    expect(() => expectMatchesSpec('0091', 'GET', '/spaces/{spaceId}/custom-fields', 500, { error: { code: 500, message: 'boom' } })).not.toThrow();
+    expect(() =>
+      expectMatchesSpec('0091', 'GET', '/spaces/{spaceId}/custom-fields', 500, { error: { code: 500, message: 'boom' } }),
+    ).not.toThrow();
   });
 
   it('honours OpenAPI 3.0 nullable in the 0.130 spec', () => {

@@ -16,23 +16,23 @@
 import { AssertionError } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import ajvFormatsModule from 'ajv-formats';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FormatsPlugin } from 'ajv-formats';
-import { GitBookAPI as GitBookAPI0202 } from 'gitbook-api-0202';
-import { GitBookAPI as GitBookAPI0181 } from 'gitbook-api-0181';
-import { GitBookAPI as GitBookAPI0167 } from 'gitbook-api-0167';
-import { GitBookAPI as GitBookAPI0130 } from 'gitbook-api-0130';
+import ajvFormatsModule from 'ajv-formats';
 import { GitBookAPI as GitBookAPI0091 } from 'gitbook-api-0091';
+import { GitBookAPI as GitBookAPI0130 } from 'gitbook-api-0130';
+import { GitBookAPI as GitBookAPI0167 } from 'gitbook-api-0167';
+import { GitBookAPI as GitBookAPI0181 } from 'gitbook-api-0181';
+import { GitBookAPI as GitBookAPI0202 } from 'gitbook-api-0202';
+import type { Api as Api0091 } from '../../node_modules/gitbook-api-0091/dist/client.js';
+import type { Api as Api0130 } from '../../node_modules/gitbook-api-0130/dist/client.js';
+import type { Api as Api0167 } from '../../node_modules/gitbook-api-0167/dist/client.js';
+import type { Api as Api0181 } from '../../node_modules/gitbook-api-0181/dist/client.js';
 // The packages' index.d.ts re-export './client' without an extension, which NodeNext cannot resolve inside an ESM
 // package, so GitBookAPI loses its inherited API groups (`orgs`, `spaces`, ...). client.d.ts is self-contained: take the
 // `Api` class (and, for callers, the model types) from it by path. Type-only imports: nothing is loaded at run time.
 import type { Api as Api0202 } from '../../node_modules/gitbook-api-0202/dist/client.js';
-import type { Api as Api0181 } from '../../node_modules/gitbook-api-0181/dist/client.js';
-import type { Api as Api0167 } from '../../node_modules/gitbook-api-0167/dist/client.js';
-import type { Api as Api0130 } from '../../node_modules/gitbook-api-0130/dist/client.js';
-import type { Api as Api0091 } from '../../node_modules/gitbook-api-0091/dist/client.js';
 
 export type SpecVersion = '0202' | '0181' | '0167' | '0130' | '0091';
 export const specVersions: readonly SpecVersion[] = ['0202', '0181', '0167', '0130', '0091'];
@@ -180,7 +180,10 @@ function locate(version: SpecVersion, rawMethod: string, rawPath: string, status
   if (!isObject(content)) return { kind: 'no-body', statusKey };
   const mediaType = Object.keys(content).find((type) => /^application\/json\b/.test(type));
   if (!mediaType || !isObject(content[mediaType]) || !('schema' in (content[mediaType] as JsonObject))) {
-    return { kind: 'missing', reason: `${method.toUpperCase()} ${path} ${statusKey} (spec ${version}) has no application/json schema (content: ${Object.keys(content).join(', ')})` };
+    return {
+      kind: 'missing',
+      reason: `${method.toUpperCase()} ${path} ${statusKey} (spec ${version}) has no application/json schema (content: ${Object.keys(content).join(', ')})`,
+    };
   }
   return { kind: 'schema', statusKey, pointer: [...pointer, 'content', mediaType, 'schema'] };
 }

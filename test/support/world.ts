@@ -24,7 +24,10 @@ export interface World {
 }
 
 export async function buildWorld(prisma: PrismaClient): Promise<World> {
-  const [admin, outsider] = await Promise.all([buildUser(prisma, { displayName: 'Admin' }), buildUser(prisma, { displayName: 'Outsider' })]);
+  const [admin, outsider] = await Promise.all([
+    buildUser(prisma, { displayName: 'Admin' }),
+    buildUser(prisma, { displayName: 'Outsider' }),
+  ]);
   const [acme, second, other] = await Promise.all([
     buildOrganization(prisma, { title: 'Acme', owner: admin }),
     buildOrganization(prisma, { title: 'Second', owner: admin }),
