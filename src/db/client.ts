@@ -1,5 +1,7 @@
 // The Prisma client over a node-postgres pool. Every SQL statement sent through the pool is counted, which is how
 // tests and the benchmark prove that a request's statement count does not grow with the size of a page.
+
+import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -20,6 +22,22 @@ export interface Database {
   close(): Promise<void>;
 }
 
+const statementNames = new Map<string, string>();
+
+/**
+ * A name per statement text: named statements are prepared once per connection, so PostgreSQL plans them once there
+ * rather than on every execution (planning the list statements cost more than running them). The texts are the
+ * code's templates with their values as parameters, so they are few.
+ */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 export function connectDatabase(url: string, poolSize = 10): Database {
   const statements = { count: 0 };
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
@@ -34,7 +52,8 @@ export function connectDatabase(url: string, poolSize = 10): Database {
   return {
     prisma,
     pool,
-    sql: async <T>(query: Prisma.Sql) => (await pool.query(query.text, query.values)).rows as T[],
+    sql: async <T>(query: Prisma.Sql) =>
+      (await pool.query({ name: statementName(query.text), text: query.text, values: query.values })).rows as T[],
     statements,
     close: async () => {
       await prisma.$disconnect();
