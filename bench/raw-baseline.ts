@@ -5,14 +5,14 @@
 // it measures). Statements that do not depend on each other's results run concurrently.
 // It lives in bench/ only: it is not part of the product.
 import type http from 'node:http';
-import type { Pool } from 'pg';
+import type pg from 'pg';
 import type { Config } from '../src/config.js';
 import { hashToken } from '../src/kernel/ids.js';
 import { type PageTokens, parseLimit } from '../src/kernel/pagination.js';
 import { contentLevel, type Membership, permissionsOf, policies } from '../src/kernel/permissions.js';
 
 interface Deps {
-  pool: Pool;
+  pool: pg.Pool;
   config: Config;
   pageTokens: PageTokens;
 }
@@ -145,14 +145,18 @@ function cursorParam(pageTokens: PageTokens, scope: string, query: URLSearchPara
 }
 
 export function createRawBaseline(deps: Deps): http.RequestListener {
-  const { pool, pageTokens } = deps;
+  // Named statements, as the product sends them: each is prepared once per connection.
+  const names = new Map<string, string>();
+  const run = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+    if (!names.has(text)) names.set(text, `raw${names.size}`);
+    return deps.pool.query<R>({ name: names.get(text), text, values });
+  };
+  const { pageTokens } = deps;
 
   async function viewer(authorization: string | undefined): Promise<string> {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
     if (!token) throw new HttpError(401, 'A valid API token is required (Authorization: Bearer <token>).');
-    const { rows } = await pool.query<{ id: string; userId: string; revokedAt: Date | null; expiresAt: Date | null }>(TOKEN, [
-      hashToken(token),
-    ]);
+    const { rows } = await run<{ id: string; userId: string; revokedAt: Date | null; expiresAt: Date | null }>(TOKEN, [hashToken(token)]);
     const row = rows[0];
     if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date()))
       throw new HttpError(401, 'The API token is unknown, revoked or expired.');
@@ -160,12 +164,12 @@ export function createRawBaseline(deps: Deps): http.RequestListener {
   }
 
   async function membership(userId: string, organizationId: string): Promise<Membership | undefined> {
-    const { rows } = await pool.query<{ organizationId: string; role: Membership['role'] }>(MEMBERSHIP, [userId, [organizationId]]);
+    const { rows } = await run<{ organizationId: string; role: Membership['role'] }>(MEMBERSHIP, [userId, [organizationId]]);
     return rows[0] && { role: rows[0].role };
   }
 
   async function counts(spaceIds: string[]): Promise<Map<string, Counts>> {
-    const { rows } = await pool.query<Counts>(COUNTS, [spaceIds]);
+    const { rows } = await run<Counts>(COUNTS, [spaceIds]);
     return new Map(rows.map((row) => [row.id, row]));
   }
 
@@ -224,7 +228,7 @@ export function createRawBaseline(deps: Deps): http.RequestListener {
     const cursor = cursorParam(pageTokens, scope, query);
     const [member, { rows: combined }] = await Promise.all([
       membership(userId, organizationId),
-      pool.query<PageRow>(cursor ? statements.next : statements.first, [[organizationId], userId, take + 1, ...(cursor ?? [])]),
+      run<PageRow>(cursor ? statements.next : statements.first, [[organizationId], userId, take + 1, ...(cursor ?? [])]),
     ]);
     if (!member) throw new HttpError(404, 'Organization not found');
     const pageRows = combined.filter((r): r is PageRow & { id: string; position: number } => r.id !== null);
@@ -247,7 +251,7 @@ export function createRawBaseline(deps: Deps): http.RequestListener {
     const organizationCollections = /^\/orgs\/([\w-]+)\/collections$/.exec(path);
     if (spaceById) {
       const spaceId = spaceById[1];
-      const [{ rows }, counted] = await Promise.all([pool.query<SpaceRow>(SPACE, [spaceId]), counts([spaceId])]);
+      const [{ rows }, counted] = await Promise.all([run<SpaceRow>(SPACE, [spaceId]), counts([spaceId])]);
       const space = rows[0];
       const member = space && (await membership(userId, space.organizationId));
       if (!space || !member || !contentLevel(member, space.effectiveLevel)) throw new HttpError(404, 'Space not found');
@@ -256,7 +260,7 @@ export function createRawBaseline(deps: Deps): http.RequestListener {
     if (organizationSpaces) {
       const organizationId = organizationSpaces[1];
       return listBody(userId, organizationId, `orgs/${organizationId}/spaces`, SPACE_PAGE, query, async (ids, member) => {
-        const [{ rows }, counted] = await Promise.all([pool.query<SpaceRow>(SPACES, [ids]), counts(ids)]);
+        const [{ rows }, counted] = await Promise.all([run<SpaceRow>(SPACES, [ids]), counts(ids)]);
         return new Map(rows.map((space) => [space.id, spaceJson(space, member, counted.get(space.id)!)]));
       });
     }
@@ -270,7 +274,7 @@ export function createRawBaseline(deps: Deps): http.RequestListener {
         COLLECTION_PAGE[`${nested}`],
         query,
         async (ids, member) => {
-          const { rows } = await pool.query<CollectionRow>(COLLECTIONS, [ids]);
+          const { rows } = await run<CollectionRow>(COLLECTIONS, [ids]);
           return new Map(rows.map((collection) => [collection.id, collectionJson(collection, member)]));
         },
       );
