@@ -7,6 +7,7 @@ import type { Collection, PrismaClient, Space } from '../src/generated/prisma/cl
 import { hashToken } from '../src/kernel/ids.js';
 import { type PageTokens, parseLimit, type SortValue } from '../src/kernel/pagination.js';
 import { contentLevel, type Level, type Membership, permissionsOf, policies } from '../src/kernel/permissions.js';
+import { HttpError } from './http-error.js';
 
 const spacePermissions = (level: Level) => permissionsOf(policies.space, level);
 const collectionPermissions = (level: Level) => permissionsOf(policies.collection, level);
@@ -25,15 +26,6 @@ interface Deps {
   prisma: PrismaClient;
   config: Config;
   pageTokens: PageTokens;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 const REST_SPELLING: Record<string, string> = { share_link: 'share-link', visitor_auth: 'visitor-auth', in_collection: 'in-collection' };

@@ -10,20 +10,12 @@ import type { Config } from '../src/config.js';
 import { hashToken } from '../src/kernel/ids.js';
 import { type PageTokens, parseLimit } from '../src/kernel/pagination.js';
 import { contentLevel, type Membership, permissionsOf, policies } from '../src/kernel/permissions.js';
+import { HttpError } from './http-error.js';
 
 interface Deps {
   pool: pg.Pool;
   config: Config;
   pageTokens: PageTokens;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 type ContentLevel = Parameters<typeof contentLevel>[1];

@@ -159,74 +159,31 @@ function variants(
   const getSpace = operationOf('GET', '/v1/spaces/:spaceId');
   const listSpaces = operationOf('GET', '/v1/orgs/:organizationId/spaces');
   const listCollections = operationOf('GET', '/v1/orgs/:organizationId/collections');
+  // Each read: its path (the baselines serve it without /v1) and the same selection through POST /graphql.
+  const reads: { scenario: string; path: (i: number) => string; graphql: (i: number) => Request }[] = [
+    {
+      scenario: 'GET /v1/spaces/{id}',
+      path: (i) => `/spaces/${spaceAt(i)}`,
+      graphql: (i) => graphqlRequest(getSpace, { spaceId: spaceAt(i) }),
+    },
+    {
+      scenario: 'GET /v1/orgs/{id}/spaces?limit=100',
+      path: () => `/orgs/${organizationId}/spaces?limit=100`,
+      graphql: () => graphqlRequest(listSpaces, { organizationId, limit: 100 }),
+    },
+    {
+      scenario: 'GET /v1/orgs/{id}/collections?limit=1000',
+      path: () => `/orgs/${organizationId}/collections?limit=1000`,
+      graphql: () => graphqlRequest(listCollections, { organizationId, limit: 1000 }),
+    },
+  ];
   return [
-    {
-      scenario: 'GET /v1/spaces/{id}',
-      variant: 'rest',
-      server: product,
-      request: (i) => ({ method: 'GET', path: `/v1/spaces/${spaceAt(i)}` }),
-    },
-    {
-      scenario: 'GET /v1/spaces/{id}',
-      variant: 'graphql',
-      server: productGraphql,
-      request: (i) => graphqlRequest(getSpace, { spaceId: spaceAt(i) }),
-    },
-    {
-      scenario: 'GET /v1/spaces/{id}',
-      variant: 'baseline',
-      server: baseline,
-      request: (i) => ({ method: 'GET', path: `/spaces/${spaceAt(i)}` }),
-    },
-    { scenario: 'GET /v1/spaces/{id}', variant: 'raw', server: raw, request: (i) => ({ method: 'GET', path: `/spaces/${spaceAt(i)}` }) },
-    {
-      scenario: 'GET /v1/orgs/{id}/spaces?limit=100',
-      variant: 'rest',
-      server: product,
-      request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/spaces?limit=100` }),
-    },
-    {
-      scenario: 'GET /v1/orgs/{id}/spaces?limit=100',
-      variant: 'graphql',
-      server: productGraphql,
-      request: () => graphqlRequest(listSpaces, { organizationId, limit: 100 }),
-    },
-    {
-      scenario: 'GET /v1/orgs/{id}/spaces?limit=100',
-      variant: 'baseline',
-      server: baseline,
-      request: () => ({ method: 'GET', path: `/orgs/${organizationId}/spaces?limit=100` }),
-    },
-    {
-      scenario: 'GET /v1/orgs/{id}/spaces?limit=100',
-      variant: 'raw',
-      server: raw,
-      request: () => ({ method: 'GET', path: `/orgs/${organizationId}/spaces?limit=100` }),
-    },
-    {
-      scenario: 'GET /v1/orgs/{id}/collections?limit=1000',
-      variant: 'rest',
-      server: product,
-      request: () => ({ method: 'GET', path: `/v1/orgs/${organizationId}/collections?limit=1000` }),
-    },
-    {
-      scenario: 'GET /v1/orgs/{id}/collections?limit=1000',
-      variant: 'graphql',
-      server: productGraphql,
-      request: () => graphqlRequest(listCollections, { organizationId, limit: 1000 }),
-    },
-    {
-      scenario: 'GET /v1/orgs/{id}/collections?limit=1000',
-      variant: 'baseline',
-      server: baseline,
-      request: () => ({ method: 'GET', path: `/orgs/${organizationId}/collections?limit=1000` }),
-    },
-    {
-      scenario: 'GET /v1/orgs/{id}/collections?limit=1000',
-      variant: 'raw',
-      server: raw,
-      request: () => ({ method: 'GET', path: `/orgs/${organizationId}/collections?limit=1000` }),
-    },
+    ...reads.flatMap(({ scenario, path, graphql }): Variant[] => [
+      { scenario, variant: 'rest', server: product, request: (i) => ({ method: 'GET', path: `/v1${path(i)}` }) },
+      { scenario, variant: 'graphql', server: productGraphql, request: graphql },
+      { scenario, variant: 'baseline', server: baseline, request: (i) => ({ method: 'GET', path: path(i) }) },
+      { scenario, variant: 'raw', server: raw, request: (i) => ({ method: 'GET', path: path(i) }) },
+    ]),
     {
       scenario: 'PATCH /v1/spaces/{id}',
       variant: 'rest',

@@ -3,7 +3,6 @@
 // peak RSS. Each kind imports only its own modules, so that its peak RSS is its own.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { PageTokens } from '../src/kernel/pagination.js';
 import { deriveKey } from '../src/kernel/secrets.js';
@@ -12,20 +11,6 @@ const [kind, databaseUrl, secretBase64] = process.argv.slice(2);
 const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '10' });
 const secret = Buffer.from(secretBase64, 'base64');
 const pageTokens = new PageTokens(deriveKey(secret, 'page-cursor'));
-
-/** A pool whose statements are counted the way src/db/client.ts counts the product's. */
-function countedPool(url: string, size: number) {
-  const statements = { count: 0 };
-  const pool = new pg.Pool({ connectionString: url, max: size });
-  pool.on('connect', (client) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    client.query = ((...args: unknown[]) => {
-      statements.count++;
-      return query(...args);
-    }) as typeof client.query;
-  });
-  return { pool, statements };
-}
 
 let server: http.Server;
 let statements: { count: number };
@@ -40,7 +25,7 @@ if (kind === 'product') {
   server = http.createServer(createBaseline({ prisma: db.prisma, config, pageTokens }).callback());
   statements = db.statements;
 } else {
-  const { createRawBaseline } = await import('./raw-baseline.js');
+  const [{ countedPool }, { createRawBaseline }] = await Promise.all([import('../src/db/counted-pool.js'), import('./raw-baseline.js')]);
   const raw = countedPool(databaseUrl, config.poolSize);
   server = http.createServer(createRawBaseline({ pool: raw.pool, config, pageTokens }));
   statements = raw.statements;

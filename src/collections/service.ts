@@ -2,8 +2,8 @@
 // kernel's authorize() and keep the tree's invariants (positions, effective levels) in one transaction.
 
 import { transferContent, transferTarget } from '../content/transfer.js';
-import { collectionSubtree, creationParent, positionFor } from '../content/tree.js';
-import { authorize, authorizeReference, collections } from '../kernel/authorize.js';
+import { collectionSubtree, creationParent, moveTarget, positionFor } from '../content/tree.js';
+import { authorize, collections } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
@@ -62,9 +62,7 @@ export async function deleteCollection(ctx: Context, id: string): Promise<void> 
 
 export async function moveCollection(ctx: Context, id: string, input: typeof MoveCollectionInput.$inferInput): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
-  const parentId = input.parent === undefined ? collection.parentId : input.parent;
-  if (parentId)
-    await authorizeReference(ctx, collections, { id: parentId, field: 'parent', organizationId: collection.organizationId }, 'create');
+  const parentId = await moveTarget(ctx, collection, input.parent);
   await ctx.prisma.$transaction(async (tx) => {
     if (parentId && (await collectionSubtree(tx, id)).includes(parentId)) {
       throw badRequest('Invalid "parent": a collection cannot be moved into itself or one of its descendants.');

@@ -118,3 +118,18 @@ export async function creationParent(ctx: Context, organizationId: string, paren
   await authorize(ctx, organizations, organizationId, 'view');
   return (await authorizeReference(ctx, collections, { id: parentId, field, organizationId }, 'create')).row;
 }
+
+/**
+ * Where a move takes an item: the body's `parent` (absent: the item's current parent; null: the top level), which must
+ * be a collection of the item's organization that the viewer may create in.
+ */
+export async function moveTarget(
+  ctx: Context,
+  item: { parentId: string | null; organizationId: string },
+  parent: string | null | undefined,
+) {
+  const parentId = parent === undefined ? item.parentId : parent;
+  if (parentId)
+    await authorizeReference(ctx, collections, { id: parentId, field: 'parent', organizationId: item.organizationId }, 'create');
+  return parentId;
+}

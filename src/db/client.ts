@@ -1,14 +1,10 @@
-// The Prisma client over a node-postgres pool. Every SQL statement sent through the pool is counted, which is how
-// tests and the benchmark prove that a request's statement count does not grow with the size of a page.
+// The Prisma client, and plain SQL, over one counted node-postgres pool (counted-pool.ts).
 
 import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
+import type pg from 'pg';
 import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
-
-export interface StatementCounter {
-  count: number;
-}
+import { countedPool, type StatementCounter } from './counted-pool.js';
 
 /** Runs one SQL statement on the pool, outside Prisma: for the hot reads that need no model mapping. */
 export type SqlRunner = <T>(query: Prisma.Sql) => Promise<T[]>;
@@ -39,15 +35,7 @@ function statementName(text: string): string {
 }
 
 export function connectDatabase(url: string, poolSize = 10): Database {
-  const statements = { count: 0 };
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  pool.on('connect', (client) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    client.query = ((...args: unknown[]) => {
-      statements.count++;
-      return query(...args);
-    }) as typeof client.query;
-  });
+  const { pool, statements } = countedPool(url, poolSize);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,

@@ -2,7 +2,7 @@
 // kernel's authorize() and keep the tree's invariants (positions, effective levels, visibility) in one transaction.
 import { RETENTION_DAYS, RETENTION_MS } from '../content/retention.js';
 import { transferContent, transferTarget } from '../content/transfer.js';
-import { creationParent, positionFor } from '../content/tree.js';
+import { creationParent, moveTarget, positionFor } from '../content/tree.js';
 import type { Prisma, Space } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, collections, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
@@ -139,9 +139,7 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<string> 
 
 export async function moveSpace(ctx: Context, id: string, input: typeof MoveSpaceInput.$inferInput): Promise<void> {
   const { row: space } = await authorize(ctx, spaces, id, 'admin');
-  const parentId = input.parent === undefined ? space.parentId : input.parent;
-  if (parentId)
-    await authorizeReference(ctx, collections, { id: parentId, field: 'parent', organizationId: space.organizationId }, 'create');
+  const parentId = await moveTarget(ctx, space, input.parent);
   await ctx.prisma.$transaction(async (tx) => {
     const position = await positionFor(tx, space.organizationId, parentId, id, input.position);
     await tx.space.update({ where: { id }, data: { parentId, position, visibility: visibilityUnder(parentId, space.visibility) } });

@@ -1,0 +1,21 @@
+// A node-postgres pool that counts every statement sent through it: how tests and the benchmark prove that a
+// request's statement count does not grow with the size of a page. Its own module, so that the benchmark's raw
+// baseline can count the same way without loading Prisma.
+import pg from 'pg';
+
+export interface StatementCounter {
+  count: number;
+}
+
+export function countedPool(url: string, size: number): { pool: pg.Pool; statements: StatementCounter } {
+  const statements = { count: 0 };
+  const pool = new pg.Pool({ connectionString: url, max: size });
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      statements.count++;
+      return query(...args);
+    }) as typeof client.query;
+  });
+  return { pool, statements };
+}
