@@ -17,7 +17,6 @@ logger.info({ embedded: database.embedded }, 'database ready');
 const app = createApp({ config, databaseUrl: database.url, secret: loadInstanceSecret(config.dataDir), logger });
 const first = await bootstrap(app.db.prisma, { email: process.env.BOOTSTRAP_EMAIL, title: process.env.BOOTSTRAP_ORGANIZATION });
 const url = await app.listen();
-logger.info({ url, graphql: `${url}/graphql` }, 'listening');
 if (first) {
   // Printed once, on the first start of an empty database; only the token's hash is stored.
   process.stdout.write(
@@ -26,6 +25,8 @@ if (first) {
       `Try: curl -H "Authorization: Bearer ${first.token}" ${url}/v1/orgs\n\n`,
   );
 }
+// After the token: whoever waits for this line (a supervisor, the end-to-end test) has the token too.
+logger.info({ url, graphql: `${url}/graphql` }, 'listening');
 const jobs = startScheduledJobs(app.services, logger);
 
 let stopping = false;
