@@ -1,5 +1,5 @@
 // The benchmark's second yardstick, the physical limit: the three read endpoints on node:http and node-postgres, no
-// framework, no ORM. It sends the statements the product sends (token, membership, page ids with the total, rows,
+// framework, no ORM. It sends the statements the product sends (token, membership, the page's rows with their total,
 // counters; see src/kernel/context.ts, src/kernel/lists.ts, src/spaces/counts.ts), so that the gap to the
 // product is the cost of everything but the database, and returns byte-identical JSON (checked by the benchmark before
 // it measures). Statements that do not depend on each other's results run concurrently.
@@ -60,27 +60,24 @@ interface Counts {
   changeRequestsDraft: number;
 }
 
-/** A row of the page statement: page rows carry an id, the total row only a count. */
-interface PageRow {
-  parent: string;
-  id: string | null;
-  position: number | null;
-  count: number | null;
-}
+/** A row of the page statement: an item (with its position, for the next page's token) and its list's total. */
+type PageRow<Row> = Row & { position: number; __total: number };
 
 const TOKEN = `SELECT id, "userId", "revokedAt", "expiresAt" FROM "ApiToken" WHERE "tokenHash" = $1`;
 const MEMBERSHIP = `SELECT "organizationId", role FROM "Member" WHERE "userId" = $1 AND "organizationId" = ANY($2) AND NOT disabled`;
 const SPACE_COLUMNS = `id, "organizationId", "parentId", title, emoji, visibility, "editMode", "defaultLevel", "effectiveLevel", language,
   "mergeRules", "visitorAuthBackend", "revisionId", "createdAt", "updatedAt", "deletedAt"`;
 const SPACE = `SELECT ${SPACE_COLUMNS} FROM "Space" WHERE id = $1`;
-const SPACES = `SELECT ${SPACE_COLUMNS} FROM "Space" WHERE id = ANY($1)`;
-const COLLECTIONS = `SELECT id, "organizationId", "parentId", title, description, "defaultLevel", "effectiveLevel" FROM "Collection" WHERE id = ANY($1)`;
-const COUNTS = `SELECT s.id,
-    (SELECT count(*) FROM "Comment" c WHERE c."spaceId" = s.id AND c.status = 'open')::int AS comments,
-    (SELECT count(*) FROM "ChangeRequest" r WHERE r."spaceId" = s.id)::int AS "changeRequests",
-    (SELECT count(*) FROM "ChangeRequest" r WHERE r."spaceId" = s.id AND r.status = 'open')::int AS "changeRequestsOpen",
-    (SELECT count(*) FROM "ChangeRequest" r WHERE r."spaceId" = s.id AND r.status = 'draft')::int AS "changeRequestsDraft"
-  FROM unnest($1::text[]) AS s(id)`;
+const COLLECTION_COLUMNS = `id, "organizationId", "parentId", title, description, "defaultLevel", "effectiveLevel"`;
+/** The space counters as src/spaces/counts.ts reads them: two grouped scans. */
+const COUNTS = `SELECT s.id, coalesce(c.open, 0)::int AS comments, coalesce(r.total, 0)::int AS "changeRequests",
+    coalesce(r.open, 0)::int AS "changeRequestsOpen", coalesce(r.draft, 0)::int AS "changeRequestsDraft"
+  FROM unnest($1::text[]) AS s(id)
+  LEFT JOIN (SELECT "spaceId", count(*) AS open FROM "Comment" WHERE "spaceId" = ANY($1::text[]) AND status = 'open' GROUP BY 1) c
+    ON c."spaceId" = s.id
+  LEFT JOIN (SELECT "spaceId", count(*) AS total, count(*) FILTER (WHERE status = 'open') AS open,
+                    count(*) FILTER (WHERE status = 'draft') AS draft
+               FROM "ChangeRequest" WHERE "spaceId" = ANY($1::text[]) GROUP BY 1) r ON r."spaceId" = s.id`;
 
 /** visibleToViewerSql (src/kernel/permissions.ts) for the viewer in $2. */
 const VISIBLE = `EXISTS (SELECT 1 FROM "Member" m
@@ -88,26 +85,25 @@ const VISIBLE = `EXISTS (SELECT 1 FROM "Member" m
       AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL))`;
 
 /**
- * loadPages' statement (src/kernel/lists.ts) for lists under an organization: each parent's page ids (limit in
- * $3, the keyset cursor in $4, $5 after the first page) and, in the same round trip, its total.
+ * loadPages' statement (src/kernel/lists.ts) for lists under an organization: the page's rows (limit in $3, the keyset
+ * cursor in $4, $5 after the first page), each with the list's total; an empty page yields one row with a null id.
  */
-function pageStatements(table: string, where: string) {
-  const statement = (after: string) => `SELECT p.parent, t.id, t.position, NULL::int AS count FROM unnest($1::text[]) AS p(parent)
-    CROSS JOIN LATERAL (
-      SELECT t.id, t.position FROM ${table} t
+function pageStatements(table: string, columns: string, where: string) {
+  const statement = (after: string) => `SELECT t.*, c.total AS "__total" FROM unnest($1::text[]) AS p(parent)
+    CROSS JOIN LATERAL (SELECT count(*)::int AS total FROM ${table} t WHERE t."organizationId" = p.parent AND ${where}) c
+    LEFT JOIN LATERAL (
+      SELECT ${columns}, position FROM ${table} t
        WHERE t."organizationId" = p.parent AND ${where} ${after}
        ORDER BY t.position, t.id LIMIT $3
-    ) t
-    UNION ALL
-    SELECT t."organizationId", NULL, NULL, count(*)::int FROM ${table} t
-     WHERE t."organizationId" = ANY($1::text[]) AND ${where} GROUP BY 1`;
+    ) t ON TRUE
+    ORDER BY t.position, t.id`;
   return { first: statement(''), next: statement('AND (t.position, t.id) > ($4::float8, $5)') };
 }
 
-const SPACE_PAGE = pageStatements('"Space"', `t."deletedAt" IS NULL AND ${VISIBLE}`);
+const SPACE_PAGE = pageStatements('"Space"', SPACE_COLUMNS, `t."deletedAt" IS NULL AND ${VISIBLE}`);
 const COLLECTION_PAGE = {
-  true: pageStatements('"Collection"', VISIBLE),
-  false: pageStatements('"Collection"', `${VISIBLE} AND t."parentId" IS NULL`),
+  true: pageStatements('"Collection"', COLLECTION_COLUMNS, VISIBLE),
+  false: pageStatements('"Collection"', COLLECTION_COLUMNS, `${VISIBLE} AND t."parentId" IS NULL`),
 };
 
 /** Query parameters as the product's REST layer reads them (rest/middleware.ts): integers and booleans are strict. */
@@ -206,30 +202,28 @@ export function createRawBaseline(deps: Deps): http.RequestListener {
 
   /**
    * One page of a list under an organization: the membership and the page statement together (the statement filters
-   * by the viewer itself), then `render` of the page's items (their JSON by id; a row deleted meanwhile is left out).
+   * by the viewer itself), then `render` of the page's rows.
    */
-  async function listBody(
+  async function listBody<Row extends { id: string | null }>(
     userId: string,
     organizationId: string,
     scope: string,
     statements: { first: string; next: string },
     query: URLSearchParams,
-    render: (ids: string[], member: Membership) => Promise<Map<string, unknown>>,
+    render: (rows: Row[], member: Membership) => Promise<unknown[]> | unknown[],
   ): Promise<string> {
     const take = limitParam(query);
     const cursor = cursorParam(pageTokens, scope, query);
-    const [member, { rows: combined }] = await Promise.all([
+    const [member, { rows: found }] = await Promise.all([
       membership(userId, organizationId),
-      run<PageRow>(cursor ? statements.next : statements.first, [[organizationId], userId, take + 1, ...(cursor ?? [])]),
+      run<PageRow<Row>>(cursor ? statements.next : statements.first, [[organizationId], userId, take + 1, ...(cursor ?? [])]),
     ]);
     if (!member) throw new HttpError(404, 'Organization not found');
-    const pageRows = combined.filter((r): r is PageRow & { id: string; position: number } => r.id !== null);
-    const count = combined.find((r) => r.id === null)?.count ?? 0;
-    const ids = pageRows.slice(0, take).map((r) => r.id);
-    const rendered = ids.length ? await render(ids, member) : new Map<string, unknown>();
-    const items = ids.filter((id) => rendered.has(id)).map((id) => rendered.get(id));
+    const count = found[0]?.__total ?? 0;
+    const pageRows = found.filter((r) => r.id !== null);
+    const items = pageRows.length ? await render(pageRows.slice(0, take), member) : [];
     const last = pageRows[take - 1];
-    const next = pageRows.length > take ? { page: pageTokens.encode(scope, [last.position, last.id]) } : undefined;
+    const next = pageRows.length > take ? { page: pageTokens.encode(scope, [last.position, last.id as string]) } : undefined;
     return JSON.stringify({ items, ...(next && { next }), count });
   }
 
@@ -251,9 +245,9 @@ export function createRawBaseline(deps: Deps): http.RequestListener {
     }
     if (organizationSpaces) {
       const organizationId = organizationSpaces[1];
-      return listBody(userId, organizationId, `orgs/${organizationId}/spaces`, SPACE_PAGE, query, async (ids, member) => {
-        const [{ rows }, counted] = await Promise.all([run<SpaceRow>(SPACES, [ids]), counts(ids)]);
-        return new Map(rows.map((space) => [space.id, spaceJson(space, member, counted.get(space.id)!)]));
+      return listBody<SpaceRow>(userId, organizationId, `orgs/${organizationId}/spaces`, SPACE_PAGE, query, async (rows, member) => {
+        const counted = await counts(rows.map((space) => space.id));
+        return rows.map((space) => spaceJson(space, member, counted.get(space.id)!));
       });
     }
     if (organizationCollections) {
@@ -265,10 +259,7 @@ export function createRawBaseline(deps: Deps): http.RequestListener {
         `orgs/${organizationId}/collections:${nested}`,
         COLLECTION_PAGE[`${nested}`],
         query,
-        async (ids, member) => {
-          const { rows } = await run<CollectionRow>(COLLECTIONS, [ids]);
-          return new Map(rows.map((collection) => [collection.id, collectionJson(collection, member)]));
-        },
+        (rows: CollectionRow[], member) => rows.map((collection) => collectionJson(collection, member)),
       );
     }
     throw new HttpError(404, `No endpoint ${request.method} ${path}.`);

@@ -1,12 +1,11 @@
 // The one list engine: every list of the API, at the root or hanging off a parent (an organization's spaces, a
 // collection's spaces, ...), paged by keyset and N+1-free at any nesting depth.
 //
-// All parents that resolve the same list field with the same arguments in one request are served together, in two
-// statements whatever the number of parents or the page size:
-// 1. the ids of each parent's page, through a LATERAL subquery per parent, keyset-ordered with LIMIT, so each page
-//    reads only its own rows through the (parent, order...) index however large the table; and, in the same
-//    statement, each parent's total, counted over the requested parents only;
-// 2. those rows: with plain SQL when the selection needs no relation, else with plugin-prisma's queryFromInfo (rows.ts).
+// All parents that resolve the same list field in one request are served together, in one statement whatever the
+// number of parents or the page size: per parent, its total (counted over the requested parents only) and its page,
+// through a LATERAL subquery keyset-ordered with LIMIT, so each page reads only its own rows through the
+// (parent, order...) index however large the table. When the selection needs no relation, that statement returns
+// the rows themselves; otherwise it returns their ids, and Prisma reads them with plugin-prisma's query (one more).
 // Then the source's annotations (levels, counters) are computed for the page's rows, one batch each.
 // (Prisma's own nested `take` fetches every child and slices in memory, and its filtered `_count` aggregates the
 // whole child table: both grow with the table, which is why lists do not use them.)
@@ -19,7 +18,7 @@ import { builder } from './builder.js';
 import { type Context, loaderFor } from './context.js';
 import { badRequest } from './errors.js';
 import { parseLimit, type SortValue } from './pagination.js';
-import { rowsByIds } from './rows.js';
+import { needsPrisma } from './rows.js';
 
 export interface ListPage<T> {
   items: T[];
@@ -114,56 +113,59 @@ async function loadPages<Row extends { id: string }, Args>(
 
   const table = Prisma.raw(`"${source.table}"`);
   const orderList = Prisma.join(source.orderBy.map((c) => Prisma.raw(`t."${c.column}"`)));
-  // The page rows' id, then the other order columns (for the next page's token).
-  const sortColumns = source.orderBy.filter((c) => c.column !== 'id');
-  const selected = Prisma.join([Prisma.sql`t.id`, ...sortColumns.map((c) => Prisma.raw(`t."${c.column}"`))]);
-  const nulls = Prisma.join([Prisma.sql`NULL`, ...sortColumns.map(() => Prisma.sql`NULL`)]);
   const after = cursor.length
     ? Prisma.sql`AND (${orderList}) > (${Prisma.join(cursor.map((value, i) => Prisma.sql`${value}::${Prisma.raw(source.orderBy[i].type)}`))})`
     : Prisma.empty;
   const where = source.where(ctx, args);
-  // Pages and totals in one round trip: page rows carry an id, total rows only a count.
-  let combined: ({ parent: string; id: string | null; count: number | null } & Record<string, unknown>)[];
-  if (source.parentColumn) {
-    const parent = Prisma.raw(`t."${source.parentColumn}"`);
-    combined = await ctx.sql(Prisma.sql`
-      SELECT p.parent, t.*, NULL::int AS count FROM unnest(${valid}::text[]) AS p(parent)
-      CROSS JOIN LATERAL (
-        SELECT ${selected} FROM ${table} t
-         WHERE ${parent} = p.parent AND ${where} ${after}
-         ORDER BY ${orderList} LIMIT ${take + 1}
-      ) t
-      UNION ALL
-      SELECT ${parent}, ${nulls}, count(*)::int FROM ${table} t
-       WHERE ${parent} = ANY(${valid}::text[]) AND ${where} GROUP BY 1`);
-  } else {
-    combined = valid.length
-      ? await ctx.sql(Prisma.sql`
-      SELECT ${valid[0]}::text AS parent, t.*, NULL::int AS count FROM (
-        SELECT ${selected} FROM ${table} t WHERE ${where} ${after} ORDER BY ${orderList} LIMIT ${take + 1}
-      ) t
-      UNION ALL
-      SELECT ${valid[0]}::text, ${nulls}, count(*)::int FROM ${table} t WHERE ${where}`)
-      : [];
-  }
-  const pageRows = combined.filter((r) => r.id !== null);
-  const counts = new Map(combined.filter((r) => r.id === null).map((r) => [r.parent, r.count!]));
-  const ids = pageRows.map((r) => r.id!);
+  const ofParent = source.parentColumn ? Prisma.sql`t.${Prisma.raw(`"${source.parentColumn}"`)} = p.parent` : Prisma.sql`TRUE`;
+  // Without relations in the selection, the page statement returns the rows themselves (all the table's columns,
+  // which are the model's fields: see rows.ts); otherwise their ids and order columns, for Prisma to read.
   const query = queryFromInfo({ context: ctx, info, path: ['items'] });
-  const rows = ids.length ? await rowsByIds<Row>(ctx, source.table, ids, query, () => source.fetch(ctx, query, ids)) : [];
-  await Promise.all((source.annotations ?? []).map((annotation) => annotation.annotate(ctx, rows)));
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const pageOf = new Map<string, typeof pageRows>();
-  for (const row of pageRows) {
-    const list = pageOf.get(row.parent);
+  const whole = !needsPrisma(query);
+  const columns = whole
+    ? Prisma.sql`t.*`
+    : Prisma.join([Prisma.sql`t.id`, ...source.orderBy.filter((c) => c.column !== 'id').map((c) => Prisma.raw(`t."${c.column}"`))]);
+  // One round trip: per parent its total, and its page (LIMIT n+1 tells whether a next page exists), in order. A parent
+  // with an empty page still yields one row, with its total and a null id. The bookkeeping columns come last.
+  const found = valid.length
+    ? await ctx.sql<Record<string, unknown> & { id: string | null }>(Prisma.sql`
+      SELECT t.*, p.parent AS "__parent", c.total AS "__total" FROM unnest(${valid}::text[]) WITH ORDINALITY AS p(parent, n)
+      CROSS JOIN LATERAL (SELECT count(*)::int AS total FROM ${table} t WHERE ${ofParent} AND ${where}) c
+      LEFT JOIN LATERAL (
+        SELECT ${columns} FROM ${table} t WHERE ${ofParent} AND ${where} ${after} ORDER BY ${orderList} LIMIT ${take + 1}
+      ) t ON TRUE
+      ORDER BY p.n, ${orderList}`)
+    : [];
+  const totals = new Map<string, number>();
+  const pageOf = new Map<string, Record<string, unknown>[]>();
+  for (const row of found) {
+    const parent = row.__parent as string;
+    totals.set(parent, row.__total as number);
+    // Removed in reverse order of addition, so that the row keeps the shape of a model row.
+    delete row.__total;
+    delete row.__parent;
+    if (row.id === null) continue;
+    const list = pageOf.get(parent);
     if (list) list.push(row);
-    else pageOf.set(row.parent, [row]);
+    else pageOf.set(parent, [row]);
   }
+  const pageRows = [...pageOf.values()].flat();
+  const rows = whole
+    ? (pageRows as Row[])
+    : pageRows.length
+      ? await source.fetch(
+          ctx,
+          query,
+          pageRows.map((r) => r.id as string),
+        )
+      : [];
+  await Promise.all((source.annotations ?? []).map((annotation) => annotation.annotate(ctx, rows)));
+  const byId = whole ? undefined : new Map(rows.map((row) => [row.id, row]));
   return parentKeys.map((parent) => {
     const problem = cursors.get(parent);
     if (problem instanceof Error) return problem;
     const mine = pageOf.get(parent) ?? [];
-    const items = mine.slice(0, take).flatMap((r) => byId.get(r.id!) ?? []);
+    const items = mine.slice(0, take).flatMap((r) => (byId ? (byId.get(r.id as string) ?? []) : [r as Row]));
     const last = mine[take - 1];
     const next =
       mine.length > take && last
@@ -174,7 +176,7 @@ async function loadPages<Row extends { id: string }, Args>(
             ),
           }
         : undefined;
-    return { items, next, count: counts.get(parent) ?? 0 };
+    return { items, next, count: totals.get(parent) ?? 0 };
   });
 }
 

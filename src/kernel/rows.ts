@@ -4,14 +4,9 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context } from './context.js';
 
-const needsPrisma = (query: object | undefined) => query !== undefined && Object.keys(query).length > 0;
+/** True when plugin-prisma's query for a selection asks for relations, which plain SQL does not read. */
+export const needsPrisma = (query: object | undefined) => query !== undefined && Object.keys(query).length > 0;
 const table = (name: string) => Prisma.raw(`"${name}"`);
-
-/** The rows of `tableName` with these ids (in any order); `viaPrisma` reads them when the query needs relations. */
-export function rowsByIds<Row>(ctx: Context, tableName: string, ids: string[], query: object | undefined, viaPrisma: () => Promise<Row[]>) {
-  if (needsPrisma(query)) return viaPrisma();
-  return ctx.sql<Row>(Prisma.sql`SELECT * FROM ${table(tableName)} WHERE id = ANY(${ids}::text[])`);
-}
 
 /** The row of `tableName` with this id, or null; `viaPrisma` reads it when the query needs relations. */
 export async function rowById<Row>(

@@ -12,7 +12,7 @@ const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;
 
 // Per request: token lookup, memberships, the selected rows and their counters; mutations add BEGIN, writes, level refreshes, COMMIT.
 const budgets: Record<string, number> = {
-  'GET /v1/orgs': 4,
+  'GET /v1/orgs': 3,
   'GET /v1/orgs/:organizationId': 3,
   'PATCH /v1/orgs/:organizationId': 4,
   'GET /v1/email-domains/:emailDomain/orgs': 4,
@@ -21,7 +21,7 @@ const budgets: Record<string, number> = {
   'DELETE /v1/collections/:collectionId': 10,
   'POST /v1/collections/:collectionId/move': 12,
   'POST /v1/collections/:collectionId/transfer': 22,
-  'GET /v1/orgs/:organizationId/collections': 4,
+  'GET /v1/orgs/:organizationId/collections': 3,
   'POST /v1/orgs/:organizationId/collections': 7,
   'GET /v1/spaces/:spaceId': 4,
   'PATCH /v1/spaces/:spaceId': 8,
@@ -30,8 +30,8 @@ const budgets: Record<string, number> = {
   'POST /v1/spaces/:spaceId/restore': 10,
   'POST /v1/spaces/:spaceId/move': 12,
   'POST /v1/spaces/:spaceId/transfer': 20,
-  'GET /v1/orgs/:organizationId/spaces': 5,
-  'GET /v1/collections/:collectionId/spaces': 6,
+  'GET /v1/orgs/:organizationId/spaces': 4,
+  'GET /v1/collections/:collectionId/spaces': 5,
   'POST /v1/orgs/:organizationId/spaces': 10,
 };
 
