@@ -143,13 +143,14 @@ function graphqlRequest(query: string, variables: object): Request {
 }
 
 /**
- * The product answers REST and GraphQL from two processes of its own, so that each process's peak RSS is that of one
- * kind of traffic: the REST process serves what the baselines serve (its peak is compared with theirs), the GraphQL
- * one the same selections through POST /graphql.
+ * The product answers from three processes of its own, so that each process's peak RSS is that of one kind of
+ * traffic: the REST process serves exactly what the baselines serve (its peak is compared with theirs), one serves
+ * the same selections through POST /graphql, and one the write, which the baselines do not have.
  */
 function variants(
   product: Server,
   productGraphql: Server,
+  productWrites: Server,
   baseline: Server,
   raw: Server,
   organizationId: string,
@@ -187,7 +188,7 @@ function variants(
     {
       scenario: 'PATCH /v1/spaces/{id}',
       variant: 'rest',
-      server: product,
+      server: productWrites,
       request: (i) => ({ method: 'PATCH', path: `/v1/spaces/${spaceAt(i)}`, body: JSON.stringify({ title: `Renamed ${i % 1000}` }) }),
     },
   ];
@@ -297,12 +298,12 @@ try {
   await db.close();
 
   const secret = randomBytes(32).toString('base64');
-  const [product, productGraphql, baseline, raw] = await Promise.all(
-    (['product', 'product', 'baseline', 'raw'] as const).map((kind) => startServer(kind, database.url, secret)),
+  const [product, productGraphql, productWrites, baseline, raw] = await Promise.all(
+    (['product', 'product', 'product', 'baseline', 'raw'] as const).map((kind) => startServer(kind, database.url, secret)),
   );
-  servers.push(product, productGraphql, baseline, raw);
+  servers.push(product, productGraphql, productWrites, baseline, raw);
 
-  const list = variants(product, productGraphql, baseline, raw, main.organizationId, main.spaceIds).filter((v) =>
+  const list = variants(product, productGraphql, productWrites, baseline, raw, main.organizationId, main.spaceIds).filter((v) =>
     v.scenario.includes(flags.only),
   );
   await checkIdentical(list, token);
