@@ -12,6 +12,14 @@ export class RestError extends Error {
   }
 }
 
+/** The headers an error asks for (`extensions.http.headers`, as graphql-yoga reads them). */
+export function headersOf(error: unknown): Record<string, string> {
+  const graphqlError = error as Partial<GraphQLError> | null;
+  const headers = (graphqlError?.extensions?.http as { headers?: Record<string, string> } | undefined)?.headers;
+  if (headers) return headers;
+  return graphqlError?.originalError ? headersOf(graphqlError.originalError) : {};
+}
+
 /** The HTTP status an error asks for, or undefined for a bug. */
 export function statusOf(error: unknown): number | undefined {
   if (error instanceof RestError) return error.status;

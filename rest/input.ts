@@ -4,6 +4,15 @@ import { GraphQLEnumType, type GraphQLInputType, getNamedType, isEnumType, isInp
 import { enumSpellings } from './compile.js';
 import { RestError } from './errors.js';
 
+/** How REST says what a built-in scalar takes; the API's own scalars word their errors for clients already. */
+const EXPECTED: Record<string, string> = {
+  String: 'expected a string',
+  ID: 'expected a string',
+  Int: 'expected an integer',
+  Float: 'expected a number',
+  Boolean: 'expected true or false',
+};
+
 const invalid = (path: readonly string[], problem: string) =>
   new RestError(400, `Invalid ${path.length ? `"${path.join('.')}"` : 'body'}: ${problem}.`);
 
@@ -42,7 +51,7 @@ export function fromRest(value: unknown, type: GraphQLInputType, path: readonly 
   try {
     type.parseValue(value);
   } catch (error) {
-    throw invalid(path, (error as Error).message.replace(/\.$/, ''));
+    throw invalid(path, EXPECTED[type.name] ?? (error as Error).message.replace(/\.$/, ''));
   }
   return value;
 }

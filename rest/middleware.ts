@@ -6,7 +6,7 @@ import { type GraphQLSchema, getNamedType, isNonNullType } from 'graphql';
 import type { Context as KoaContext, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { type CompiledRoute, compileRoute, Fragments } from './compile.js';
-import { RestError, statusOf } from './errors.js';
+import { headersOf, RestError, statusOf } from './errors.js';
 import { fromRest, isList, queryValue } from './input.js';
 import type { RestModule } from './route.js';
 
@@ -33,6 +33,7 @@ async function readJsonBody(ctx: KoaContext): Promise<unknown> {
   try {
     text = await getRawBody(ctx.req, { limit: MAX_BODY, encoding: 'utf8', length: length || undefined });
   } catch (error) {
+    if ((error as { type?: string }).type === 'entity.too.large') throw new RestError(413, `Request bodies are limited to ${MAX_BODY}.`);
     throw new RestError(400, `Request body could not be read: ${(error as Error).message}.`);
   }
   if (!text.trim()) return undefined;
@@ -61,9 +62,12 @@ export function restMiddleware(options: RestOptions): Middleware {
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
   const definitions = options.modules.flatMap((module) => module.routes);
   for (const definition of definitions) {
-    router.on(definition.method as HTTPMethod, definition.path, () => {}, compileRoute(schema, fragments, definition));
+    const compiled = compileRoute(schema, fragments, definition);
+    // HEAD answers what GET would, without the body (Koa leaves it out and keeps Content-Length).
+    const methods: HTTPMethod[] = definition.method === 'GET' ? ['GET', 'HEAD'] : [definition.method];
+    router.on(methods, definition.path, () => {}, compiled);
   }
-  const methods = [...new Set(definitions.map((d) => d.method))];
+  const methods = [...new Set(definitions.flatMap((d) => (d.method === 'GET' ? ['GET', 'HEAD'] : [d.method])))];
 
   async function variablesOf(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
     const variables: Record<string, unknown> = {};
@@ -93,7 +97,7 @@ export function restMiddleware(options: RestOptions): Middleware {
       const [first] = result.errors;
       const status = statusOf(first);
       if (status === undefined || status >= 500) throw first.originalError ?? first;
-      throw new RestError(status, first.message);
+      throw first;
     }
     const body = route.bodyPath.reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], result.data);
     const status = route.definition.status;
@@ -125,7 +129,10 @@ export function restMiddleware(options: RestOptions): Middleware {
       await run(ctx, match.store as CompiledRoute, match.params);
     } catch (error) {
       const status = statusOf(error);
-      if (status !== undefined && status < 500) return sendError(ctx, status, (error as Error).message);
+      if (status !== undefined && status < 500) {
+        for (const [name, value] of Object.entries(headersOf(error))) ctx.set(name, value);
+        return sendError(ctx, status, (error as Error).message);
+      }
       ctx.state.error = error;
       sendError(ctx, 500, 'Internal server error.');
     }

@@ -38,7 +38,9 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export function createApp(options: AppOptions): App {
   const logger = options.logger ?? createLogger(options.config.logLevel);
-  const db = connectDatabase(options.databaseUrl, options.config.poolSize);
+  const db = connectDatabase(options.databaseUrl, options.config.poolSize, (error) =>
+    logger.warn({ err: error }, 'database connection closed by the server; the pool reconnects'),
+  );
   const services: Services = {
     prisma: db.prisma,
     sql: db.sql,

@@ -1,18 +1,36 @@
-// Runtime configuration, read once from the environment. Every variable is documented in README.md.
+// Runtime configuration, read once from the environment (and a .env file). Every variable is documented in
+// README.md, and every one is validated: a bad value stops the start with a line that names it.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
+/** Loads `.env` from the working directory when there is one; variables already in the environment win. */
+export function loadEnvFile(directory = process.cwd()): void {
+  const file = path.join(directory, '.env');
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
+/** A whole number from `min` to `max`, given as text, with one message for whatever is wrong with it. */
+const wholeNumber = (min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
 const Env = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: wholeNumber(0, 65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   PUBLIC_URL: z.string().url().optional(),
   APP_URL: z.string().url().optional(),
   LOG_LEVEL: LogLevel.default('info'),
-  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DB_POOL_SIZE: wholeNumber(1, 200).default(10),
+  PURGE_INTERVAL_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  BOOTSTRAP_EMAIL: z.email().optional(),
+  BOOTSTRAP_ORGANIZATION: z.string().trim().min(2).max(255).optional(),
 });
 
 export interface Config {
@@ -26,13 +44,24 @@ export interface Config {
   appUrl: string;
   logLevel: z.infer<typeof LogLevel>;
   poolSize: number;
+  /** How often the purge of deleted spaces runs. */
+  purgeIntervalMinutes: number;
+  /** The instance secret; unset: generated into `dataDir` (src/kernel/secrets.ts). */
+  secretKey?: string;
+  /** Owner and title created on the first start of an empty database. */
+  bootstrap: { email?: string; title?: string };
 }
+
+/** An error of configuration: its message names the variable and what it takes, for a one-line report. */
+export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
+    const problems = parsed.error.issues.map(
+      (i) => `${i.path.join('.')} ${i.message.replace(/^Invalid input: /, '')} (got ${JSON.stringify(env[String(i.path[0])])})`,
+    );
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}.`);
   }
   const e = parsed.data;
   const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, '');
@@ -45,5 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: (e.APP_URL ?? `${publicUrl}/app`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     poolSize: e.DB_POOL_SIZE,
+    purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
+    secretKey: e.SECRET_KEY,
+    bootstrap: { email: e.BOOTSTRAP_EMAIL, title: e.BOOTSTRAP_ORGANIZATION },
   };
 }

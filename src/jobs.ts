@@ -4,7 +4,8 @@ import type { Services } from './kernel/context.js';
 import type { Logger } from './logger.js';
 import { purgeDeletedSpaces } from './spaces/purge.js';
 
-export function startScheduledJobs(services: Services, logger: Logger, intervalMinutes = Number(process.env.PURGE_INTERVAL_MINUTES ?? 60)) {
+export function startScheduledJobs(services: Services, logger: Logger) {
+  const intervalMinutes = services.config.purgeIntervalMinutes;
   const run = async () => {
     try {
       const removed = await purgeDeletedSpaces(services.prisma, services.clock.now());

@@ -2,20 +2,28 @@
 // serve, run the scheduled jobs, and shut down cleanly on SIGTERM/SIGINT.
 import { bootstrap } from './admin/commands.js';
 import { createApp } from './app.js';
-import { loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, loadEnvFile } from './config.js';
 import { openDatabase } from './db/open.js';
 import { startScheduledJobs } from './jobs.js';
 import { loadInstanceSecret } from './kernel/secrets.js';
 import { createLogger } from './logger.js';
 
-const config = loadConfig();
+loadEnvFile();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(2);
+}
 const logger = createLogger(config.logLevel);
 
 const database = await openDatabase(config);
 logger.info({ embedded: database.embedded }, 'database ready');
 
-const app = createApp({ config, databaseUrl: database.url, secret: loadInstanceSecret(config.dataDir), logger });
-const first = await bootstrap(app.db.prisma, { email: process.env.BOOTSTRAP_EMAIL, title: process.env.BOOTSTRAP_ORGANIZATION });
+const app = createApp({ config, databaseUrl: database.url, secret: loadInstanceSecret(config.dataDir, config.secretKey), logger });
+const first = await bootstrap(app.db.prisma, config.bootstrap);
 const url = await app.listen();
 if (first) {
   // Printed once, on the first start of an empty database; only the token's hash is stored.
@@ -31,7 +39,11 @@ const jobs = startScheduledJobs(app.services, logger);
 
 let stopping = false;
 async function shutdown(signal: string) {
-  if (stopping) return;
+  if (stopping) {
+    // A second Ctrl-C (or SIGTERM) does not wait for in-flight requests.
+    logger.warn({ signal }, 'forced exit');
+    process.exit(130);
+  }
   stopping = true;
   logger.info({ signal }, 'shutting down: finishing in-flight requests');
   jobs.stop();

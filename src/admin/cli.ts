@@ -3,7 +3,7 @@
 // for usage errors. Works against DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (attaching to the
 // running server's one when there is one).
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { loadConfig, loadEnvFile } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import { openDatabase } from '../db/open.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -108,6 +108,7 @@ async function run(argv: string[]): Promise<{ stdout: string; code: number }> {
   const { command, values } = parse(argv);
   if (command === 'help') return { stdout: USAGE, code: 0 };
   // Nothing but the JSON result may reach stdout.
+  loadEnvFile();
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
   const database = await openDatabase(config);
   try {

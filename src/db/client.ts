@@ -34,8 +34,8 @@ function statementName(text: string): string {
   return name;
 }
 
-export function connectDatabase(url: string, poolSize = 10): Database {
-  const { pool, statements } = countedPool(url, poolSize);
+export function connectDatabase(url: string, poolSize = 10, onIdleError?: (error: Error) => void): Database {
+  const { pool, statements } = countedPool(url, poolSize, onIdleError);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,

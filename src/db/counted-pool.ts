@@ -7,9 +7,18 @@ export interface StatementCounter {
   count: number;
 }
 
-export function countedPool(url: string, size: number): { pool: pg.Pool; statements: StatementCounter } {
+/**
+ * `onIdleError` hears of idle connections that the server closed (a restart, a failover, an administrator): the pool
+ * drops them and opens new ones on demand. Without a listener, node-postgres would crash the process on them.
+ */
+export function countedPool(
+  url: string,
+  size: number,
+  onIdleError: (error: Error) => void = () => {},
+): { pool: pg.Pool; statements: StatementCounter } {
   const statements = { count: 0 };
   const pool = new pg.Pool({ connectionString: url, max: size });
+  pool.on('error', onIdleError);
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     client.query = ((...args: unknown[]) => {

@@ -1,13 +1,15 @@
-// The one error type of the API. Resolvers throw it; its `extensions.http.status` is the HTTP status that the REST
-// layer answers with `{"error":{"code":<status>,"message":"..."}}`, and graphql-yoga with a GraphQL error.
+// The one error type of the API. Resolvers throw it; its `extensions.http` (status, and headers where HTTP asks for
+// them) is what the REST layer answers with `{"error":{"code":<status>,"message":"..."}}`, and graphql-yoga with a
+// GraphQL error.
 import { GraphQLError } from 'graphql';
 
 export class ApiError extends GraphQLError {
   constructor(
     readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 412 | 415 | 500,
     message: string,
+    headers?: Record<string, string>,
   ) {
-    super(message, { extensions: { code: codeNames[status], http: { status } } });
+    super(message, { extensions: { code: codeNames[status], http: { status, ...(headers && { headers }) } } });
   }
 }
 
@@ -24,7 +26,9 @@ const codeNames = {
 } as const;
 
 export const badRequest = (message: string) => new ApiError(400, message);
-export const unauthorized = (message = 'A valid API token is required (Authorization: Bearer <token>).') => new ApiError(401, message);
+/** 401, with the challenge HTTP requires of it (RFC 9110 §11.6.1). */
+export const unauthorized = (message = 'A valid API token is required (Authorization: Bearer <token>).') =>
+  new ApiError(401, message, { 'WWW-Authenticate': 'Bearer' });
 /** Unknown, or not visible to the caller: the two are never told apart. */
 export const notFound = (kind: string) => new ApiError(404, `${kind} not found`);
 export const conflict = (message: string) => new ApiError(409, message);

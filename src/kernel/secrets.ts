@@ -4,8 +4,8 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export function loadInstanceSecret(dataDir: string, env: NodeJS.ProcessEnv = process.env): Buffer {
-  if (env.SECRET_KEY) return Buffer.from(env.SECRET_KEY, 'utf8');
+export function loadInstanceSecret(dataDir: string, secretKey?: string): Buffer {
+  if (secretKey) return Buffer.from(secretKey, 'utf8');
   const file = path.join(dataDir, 'secret.key');
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });

@@ -42,7 +42,7 @@ describe('routing', () => {
   it('answers 405 with Allow for a known path and a wrong method', async () => {
     const res = await t.request('PUT', `/v1/orgs/${acme}`, { token: alice.token, body: {} });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, PATCH');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, PATCH');
     expect(res.body.error.code).toBe(405);
   });
 
@@ -50,6 +50,31 @@ describe('routing', () => {
     const res = await t.counted('GET', '/v1/spaces/has%20space', { token: alice.token });
     expect(res.status).toBe(404);
     expect(res.statements).toBe(1); // the token lookup only
+  });
+
+  it('challenges with WWW-Authenticate: Bearer on 401, for REST and GraphQL alike', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/orgs'],
+      ['POST', '/graphql'],
+    ]) {
+      const res = await t.request(method, path, {
+        token: 'dpa_unknown',
+        body: method === 'POST' ? { query: '{ organizations { count } }' } : undefined,
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    }
+  });
+
+  it('answers HEAD on every GET route as GET would, without the body', async () => {
+    const get = await t.request('GET', `/v1/orgs/${acme}`, { token: alice.token });
+    const head = await t.request('HEAD', `/v1/orgs/${acme}`, { token: alice.token });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(get.text)));
+    const allowed = await t.request('PUT', `/v1/orgs/${acme}`, { token: alice.token, body: {} });
+    expect(allowed.headers.get('allow')).toBe('GET, HEAD, PATCH');
   });
 
   it('keeps an incoming X-Request-Id and makes one otherwise', async () => {
@@ -84,12 +109,26 @@ describe('bodies', () => {
     expect(res.status).toBe(201);
   });
 
-  it('refuses a body over 1 MB with 400', async () => {
+  it('refuses a body over 1 MB with 413', async () => {
     const res = await t.request('POST', `/v1/orgs/${acme}/collections`, {
       token: alice.token,
       body: { title: 'x', padding: 'p'.repeat(1_100_000) },
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: { code: 413, message: 'Request bodies are limited to 1mb.' } });
+  });
+
+  it('says in REST words which type a field takes', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ title: 42 }, 'Invalid "title": expected a string.'],
+      [{ parent: ['x'] }, 'Invalid "parent": expected a string.'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await t.request('POST', `/v1/orgs/${acme}/collections`, { token: alice.token, body });
+      expect(res.body).toEqual({ error: { code: 400, message } });
+    }
+    const flag = await t.request('PATCH', `/v1/orgs/${acme}`, { token: alice.token, body: { sso: 'yes' } });
+    expect(flag.body.error.message).toBe('Invalid "sso": expected true or false.');
   });
 });
 
