@@ -150,15 +150,8 @@ async function loadPages<Row extends { id: string }, Args>(
     else pageOf.set(parent, [row]);
   }
   const pageRows = [...pageOf.values()].flat();
-  const rows = whole
-    ? (pageRows as Row[])
-    : pageRows.length
-      ? await source.fetch(
-          ctx,
-          query,
-          pageRows.map((r) => r.id as string),
-        )
-      : [];
+  const ids = pageRows.map((row) => row.id as string);
+  const rows = whole ? (pageRows as Row[]) : ids.length ? await source.fetch(ctx, query, ids) : [];
   await Promise.all((source.annotations ?? []).map((annotation) => annotation.annotate(ctx, rows)));
   const byId = whole ? undefined : new Map(rows.map((row) => [row.id, row]));
   return parentKeys.map((parent) => {

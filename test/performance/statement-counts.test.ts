@@ -99,6 +99,17 @@ describe('GraphQL nested three levels deep, 100 items per level', () => {
     expect(many.statements).toBe(6);
   });
 
+  it('a selection with relations (read through Prisma) stays flat too', async () => {
+    const query = `query ($id: ID!) { organization(id: $id) { spaces(limit: 100) { items { id organization { id title } } } } }`;
+    const many = await t.counted('POST', '/graphql', { token: big.token, body: { query, variables: { id: bigOrg } } });
+    const one = await t.counted('POST', '/graphql', { token: small.token, body: { query, variables: { id: smallOrg } } });
+    expect(many.body.errors).toBeUndefined();
+    const spaces = many.body.data.organization.spaces.items;
+    expect(spaces).toHaveLength(100);
+    expect(spaces.every((s: { organization: { id: string } }) => s.organization.id === bigOrg)).toBe(true);
+    expect(many.statements).toBe(one.statements);
+  });
+
   it('organization(id) -> spaces -> fields, and collection(id) -> spaces, stay flat too', async () => {
     const byOrg = `query ($id: ID!) { organization(id: $id) { spaces(limit: 100) { items { ${spaceFields} } } } }`;
     const many = await t.counted('POST', '/graphql', { token: big.token, body: { query: byOrg, variables: { id: bigOrg } } });
