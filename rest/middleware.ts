@@ -126,7 +126,10 @@ export function restMiddleware(options: RestOptions): Middleware {
         }
         throw new RestError(404, `No endpoint ${ctx.method} ${ctx.path}.`);
       }
-      await run(ctx, match.store as CompiledRoute, match.params);
+      const route = match.store as CompiledRoute;
+      // The route's template, for whoever measures requests by route (the service's metrics).
+      ctx.state.route = route.definition.path;
+      await run(ctx, route, match.params);
     } catch (error) {
       const status = statusOf(error);
       if (status !== undefined && status < 500) {

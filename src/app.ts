@@ -12,6 +12,7 @@ import { ID_PATTERN } from './kernel/ids.js';
 import { PageTokens } from './kernel/pagination.js';
 import { deriveKey } from './kernel/secrets.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMonitoring } from './monitoring.js';
 import { restModules, schema } from './schema.js';
 
 export interface AppOptions {
@@ -57,7 +58,9 @@ export function createApp(options: AppOptions): App {
     context: async ({ request }) => createContext(services, await authenticate(services, request.headers.get('authorization'))),
   });
 
+  const monitoring = createMonitoring(db);
   const koa = new Koa();
+  koa.use(monitoring.measure);
   koa.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
@@ -76,6 +79,7 @@ export function createApp(options: AppOptions): App {
     if (ctx.state.error) ctx.state.log.error({ ...line, err: ctx.state.error }, 'request failed');
     else ctx.state.log.info(line, 'request');
   });
+  koa.use(monitoring.endpoints);
   koa.use(
     restMiddleware({
       schema,
@@ -86,6 +90,7 @@ export function createApp(options: AppOptions): App {
   );
   koa.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
+    ctx.state.route = '/graphql';
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
     ctx.status = response.status;
     for (const [key, value] of response.headers) ctx.append(key, value);
@@ -111,6 +116,7 @@ export function createApp(options: AppOptions): App {
         });
       }),
     close: async () => {
+      monitoring.drain();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

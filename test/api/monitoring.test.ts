@@ -1,0 +1,68 @@
+// Liveness, readiness and Prometheus metrics.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { type Person, startTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+let alice: Person;
+let acme: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  alice = await t.person('Alice');
+  acme = await t.organization('Acme', alice);
+});
+afterAll(() => t?.close());
+
+describe('health', () => {
+  it('is live, and ready while the database answers', async () => {
+    expect(await t.request('GET', '/health/live')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await t.request('GET', '/health/ready')).toMatchObject({ status: 200, body: { status: 'ok', database: 'ok' } });
+  });
+
+  it('is not ready, with 503 in the error shape, when the database does not answer', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'no-database-'));
+    const app = createApp({
+      config: loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }),
+      databaseUrl: 'postgresql://nobody@127.0.0.1:1/nothing',
+      secret: randomBytes(32),
+    });
+    const url = await app.listen(0, '127.0.0.1');
+    try {
+      const live = await fetch(`${url}/health/live`);
+      expect(live.status).toBe(200);
+      const ready = await fetch(`${url}/health/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ error: { code: 503, message: 'The database does not answer.' } });
+    } finally {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('metrics', () => {
+  it('counts requests by route template and status, with the pool and the process', async () => {
+    await t.request('GET', `/v1/orgs/${acme}`, { token: alice.token });
+    await t.request('GET', `/v1/orgs/${acme}`, { token: alice.token });
+    await t.request('GET', '/v1/orgs/AAAAAAAAAAAAAAAAAAAA', { token: alice.token });
+    await t.request('GET', '/v1/nowhere', { token: alice.token });
+    const metrics = await t.request('GET', '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    expect(metrics.text).toContain('http_requests_total{method="GET",route="/v1/orgs/:organizationId",status="200"} 2');
+    expect(metrics.text).toContain('http_requests_total{method="GET",route="/v1/orgs/:organizationId",status="404"} 1');
+    expect(metrics.text).toContain('http_requests_total{method="GET",route="unmatched",status="404"} 1');
+    expect(metrics.text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/v1\/orgs\/:organizationId",status="200"\} \d+/,
+    );
+    expect(metrics.text).toMatch(/db_pool_connections\{state="open"\} [1-9]/);
+    expect(metrics.text).toMatch(/db_statements_total [1-9]/);
+    expect(metrics.text).toContain('process_resident_memory_bytes');
+  });
+});
