@@ -31,6 +31,7 @@ const Env = z.object({
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   BOOTSTRAP_EMAIL: z.email().optional(),
   BOOTSTRAP_ORGANIZATION: z.string().trim().min(2).max(255).optional(),
+  BUILD_DATE: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
 });
 
 export interface Config {
@@ -50,6 +51,8 @@ export interface Config {
   secretKey?: string;
   /** Owner and title created on the first start of an empty database. */
   bootstrap: { email?: string; title?: string };
+  /** The release date GET /v1/ reports, set by whoever packages the service. */
+  buildDate?: string;
 }
 
 /** An error of configuration: its message names the variable and what it takes, for a one-line report. */
@@ -77,5 +80,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
     secretKey: e.SECRET_KEY,
     bootstrap: { email: e.BOOTSTRAP_EMAIL, title: e.BOOTSTRAP_ORGANIZATION },
+    buildDate: e.BUILD_DATE && new Date(e.BUILD_DATE).toISOString(),
   };
 }

@@ -45,6 +45,8 @@ export const policies = {
     installIntegration: 'admin',
   },
   collection: { view: 'read', admin: 'create', viewInviteLinks: 'create', create: 'create' },
+  /** A user is seen by themselves and by the members of the organizations they belong to. */
+  user: { view: 'guest' },
   space: {
     view: 'read',
     access: 'read',

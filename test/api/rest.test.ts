@@ -32,7 +32,7 @@ afterAll(() => t?.close());
 
 describe('routing', () => {
   it('answers 404 in the error shape for unknown paths, inside and outside /v1', async () => {
-    for (const path of ['/v1/nothing-here', '/v1', '/elsewhere']) {
+    for (const path of ['/v1/nothing-here', '/v1/orgs/x/nothing', '/elsewhere']) {
       const res = await t.request('GET', path, { token: alice.token });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: { code: 404, message: expect.any(String) } });

@@ -5,13 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../rest/route.js';
 import { restModules } from '../../src/schema.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
-import { buildCollection, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
+import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 
 const routes = restModules.flatMap((module) => module.routes);
 const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;
 
 // Per request: token lookup, memberships, the selected rows and their counters; mutations add BEGIN, writes, level refreshes, COMMIT.
 const budgets: Record<string, number> = {
+  'GET /v1/': 1,
+  'GET /v1/user': 2,
+  'GET /v1/users/:userId': 3,
   'GET /v1/orgs': 3,
   'GET /v1/orgs/:organizationId': 3,
   'PATCH /v1/orgs/:organizationId': 4,
@@ -74,7 +77,11 @@ beforeAll(async () => {
   // A transfer carries a subtree: a nested collection and a space.
   await space('Luggage', (await collection('Travelling child', travellingCollection.id)).id);
 
+  const colleague = await buildMember(t.prisma, { organizationId });
   calls = {
+    'GET /v1/': { path: '/v1/' },
+    'GET /v1/user': { path: '/v1/user' },
+    'GET /v1/users/:userId': { path: `/v1/users/${colleague.userId}` },
     'GET /v1/orgs': { path: '/v1/orgs' },
     'GET /v1/orgs/:organizationId': { path: `/v1/orgs/${organizationId}` },
     'PATCH /v1/orgs/:organizationId': { path: `/v1/orgs/${organizationId}`, body: { title: 'Budget, renamed' } },

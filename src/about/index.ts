@@ -1,0 +1,3 @@
+import './types.js';
+
+export { aboutRest } from './routes.js';

@@ -1,0 +1,3 @@
+import './types.js';
+
+export { userRest } from './routes.js';

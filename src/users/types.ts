@@ -1,0 +1,55 @@
+// The User type, the authenticated user (`viewer`) and users by id.
+import { Prisma, type User as UserRow } from '../generated/prisma/client.js';
+import { rowAnnotation } from '../kernel/annotations.js';
+import { authorize, type Resource } from '../kernel/authorize.js';
+import { builder } from '../kernel/builder.js';
+import { type Level, policies } from '../kernel/permissions.js';
+import { rowById } from '../kernel/rows.js';
+import { apiUrl } from '../kernel/urls.js';
+
+/** Users the viewer can see: themselves, and whoever shares an organization with them. */
+export const users: Resource<UserRow, typeof policies.user> = {
+  kind: 'User',
+  policy: policies.user,
+  load: (ctx, id, query) => rowById(ctx, 'User', id, query, () => ctx.prisma.user.findUnique({ ...query, where: { id } })),
+  level: rowAnnotation<UserRow, Level>('user level', async (ctx, rows) => {
+    const others = rows.map((row) => row.id).filter((id) => id !== ctx.viewer.userId);
+    const shared = others.length
+      ? await ctx.sql<{ userId: string }>(Prisma.sql`
+          SELECT DISTINCT theirs."userId" FROM "Member" mine
+            JOIN "Member" theirs ON theirs."organizationId" = mine."organizationId"
+           WHERE mine."userId" = ${ctx.viewer.userId} AND NOT mine.disabled AND theirs."userId" = ANY(${others}::text[])`)
+      : [];
+    const visible = new Set([ctx.viewer.userId, ...shared.map((row) => row.userId)]);
+    return rows.map((row) => (visible.has(row.id) ? 'guest' : null));
+  }),
+};
+
+const UserUrls = builder.objectRef<{ location: string }>('UserUrls').implement({
+  fields: (t) => ({ location: t.exposeString('location', { description: 'URL of the user in the API.' }) }),
+});
+
+export const User = builder.prismaObject('User', {
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'user' }),
+    id: t.exposeID('id'),
+    displayName: t.exposeString('displayName'),
+    email: t.exposeString('email'),
+    photoURL: t.exposeString('photoURL', { nullable: true }),
+    urls: t.field({ type: UserUrls, resolve: (user, _args, ctx) => ({ location: apiUrl(ctx, `users/${user.id}`) }) }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  viewer: t.prismaField({
+    type: 'User',
+    description: 'The user the API token belongs to.',
+    resolve: (query, _root, _args, ctx) => ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: ctx.viewer.userId } }),
+  }),
+  user: t.prismaField({
+    type: 'User',
+    description: 'A user: the viewer, or a member of one of the viewer’s organizations.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => (await authorize(ctx, users, args.id, 'view', { query })).row,
+  }),
+}));
