@@ -17,7 +17,7 @@ export interface RestOptions {
   schema: GraphQLSchema;
   modules: readonly RestModule[];
   /** The GraphQL context of one request; throws (with an HTTP status) when the caller is not authenticated. */
-  createContext(authorization: string | undefined): Promise<unknown>;
+  createContext(request: KoaContext): Promise<unknown>;
   /** Ids that can exist; a path id outside it is not found without running anything. */
   idPattern: RegExp;
 }
@@ -91,7 +91,7 @@ export function restMiddleware(options: RestOptions): Middleware {
   }
 
   async function run(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
-    const context = await options.createContext(ctx.get('authorization') || undefined);
+    const context = await options.createContext(ctx);
     const result = await route.run(context, await variablesOf(ctx, route, params));
     if (result.errors?.length) {
       const [first] = result.errors;

@@ -50,12 +50,19 @@ export function createApp(options: AppOptions): App {
     pageTokens: new PageTokens(deriveKey(options.secret, 'page-cursor')),
   };
 
+  /** The request's context, once its token is checked; its actor goes into the request's log line. */
+  const contextOf = async (ctx: Koa.Context) => {
+    const viewer = await authenticate(services, ctx.get('authorization') || undefined);
+    ctx.state.actor = viewer;
+    return createContext(services, viewer);
+  };
+
   const yoga = createYoga<{ koa: Koa.Context }>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
-    context: async ({ request }) => createContext(services, await authenticate(services, request.headers.get('authorization'))),
+    context: async ({ koa }) => contextOf(koa),
   });
 
   const monitoring = createMonitoring(db);
@@ -75,7 +82,7 @@ export function createApp(options: AppOptions): App {
       ctx.body = { error: { code: 500, message: 'Internal server error.' } };
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 };
+    const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, ...ctx.state.actor };
     if (ctx.state.error) ctx.state.log.error({ ...line, err: ctx.state.error }, 'request failed');
     else ctx.state.log.info(line, 'request');
   });
@@ -84,7 +91,7 @@ export function createApp(options: AppOptions): App {
     restMiddleware({
       schema,
       modules: restModules,
-      createContext: async (authorization) => createContext(services, await authenticate(services, authorization)),
+      createContext: contextOf,
       idPattern: ID_PATTERN,
     }),
   );

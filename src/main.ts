@@ -50,6 +50,8 @@ async function shutdown(signal: string) {
   await app.close();
   await database.stop();
   logger.info('stopped');
+  // On a terminal the lines go through a worker (pino-pretty): let them out before exiting.
+  await new Promise<void>((resolve) => logger.flush(() => resolve()));
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
