@@ -79,4 +79,35 @@ describe('npm start on a fresh machine', () => {
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
   }, 120_000);
+
+  it('on a busy port, says so in one line, exits non-zero and leaves no PostgreSQL running', async () => {
+    const busy = net.createServer();
+    const port = await new Promise<number>((resolve) =>
+      busy.listen(0, '127.0.0.1', () => resolve((busy.address() as net.AddressInfo).port)),
+    );
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+      delete env.DATABASE_URL;
+      const failed = await promisify(execFile)(tsx, ['src/main.ts'], { cwd: root, env }).then(
+        () => undefined,
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr.trim()).toBe(`Port ${port} is in use on 127.0.0.1; set PORT to a free port.`);
+      expect(failed?.stdout).toBe('');
+      expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    } finally {
+      busy.close();
+    }
+  }, 60_000);
+
+  it('refuses a bad setting in one line, before starting anything', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PURGE_INTERVAL_MINUTES: '0', DATA_DIR: dataDir };
+    const failed = await promisify(execFile)(tsx, ['src/main.ts'], { cwd: root, env }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr.trim()).toBe('Invalid configuration: PURGE_INTERVAL_MINUTES must be a whole number from 1 to 10080 (got "0").');
+  }, 60_000);
 });
