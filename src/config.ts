@@ -27,6 +27,7 @@ const Env = z.object({
   APP_URL: z.string().url().optional(),
   LOG_LEVEL: LogLevel.default('info'),
   DB_POOL_SIZE: wholeNumber(1, 200).default(10),
+  DATABASE_WAIT_SECONDS: wholeNumber(0, 600).default(30),
   PURGE_INTERVAL_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   BOOTSTRAP_EMAIL: z.email().optional(),
@@ -45,6 +46,8 @@ export interface Config {
   appUrl: string;
   logLevel: z.infer<typeof LogLevel>;
   poolSize: number;
+  /** How long a start waits for DATABASE_URL's server to accept connections. */
+  databaseWaitSeconds: number;
   /** How often the purge of deleted spaces runs. */
   purgeIntervalMinutes: number;
   /** The instance secret; unset: generated into `dataDir` (src/kernel/secrets.ts). */
@@ -77,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: (e.APP_URL ?? `${publicUrl}/app`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     poolSize: e.DB_POOL_SIZE,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
     secretKey: e.SECRET_KEY,
     bootstrap: { email: e.BOOTSTRAP_EMAIL, title: e.BOOTSTRAP_ORGANIZATION },

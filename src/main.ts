@@ -54,6 +54,9 @@ try {
         `Try: curl -H "Authorization: Bearer ${first.token}" ${url}/v1/orgs\n\n`,
     );
   }
+  if (!first) {
+    logger.info({ command: 'npm run -s admin -- token create --email <your e-mail>' }, 'token lost? create another with this command');
+  }
   // After the token: whoever waits for this line (a supervisor, the end-to-end test) has the token too.
   logger.info({ url, graphql: `${url}/graphql` }, 'listening');
 } catch (error) {

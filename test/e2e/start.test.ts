@@ -36,15 +36,25 @@ async function start(port: number): Promise<Started> {
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const server = { child, output: () => output, exited };
+  started.push(server);
   const deadline = Date.now() + 60_000;
   while (!output.includes('"msg":"listening"')) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, output: () => output, exited };
+  return server;
 }
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+/** Servers a failed test left running: stopped before their data goes, so that no PostgreSQL outlives the test. */
+const started: Started[] = [];
+afterAll(async () => {
+  for (const server of started.filter((s) => s.child.exitCode === null)) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 describe('npm start on a fresh machine', () => {
   it('bootstraps once, serves with the printed token, shares its database with the CLI, and stops cleanly', async () => {
