@@ -78,6 +78,26 @@ function urlFor(port: number, password: string, database: string): string {
 }
 
 /**
+ * As root, the cluster runs as the `postgres` OS user, who must be able to enter every directory above DATA_DIR.
+ * A private one (a clone under /root, mode 0700) would make initdb fail with a bare "Permission denied": say what to do.
+ */
+function checkReachable(dataDir: string, ids: { uid?: number; gid?: number }): void {
+  if (ids.uid === undefined) return;
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    const { mode, uid, gid } = statSync(dir);
+    const enterable = uid === ids.uid ? mode & 0o100 : gid === ids.gid ? mode & 0o010 : mode & 0o001;
+    if (!enterable) {
+      throw new Error(
+        `DATA_DIR ${dataDir} is inside ${dir}, which the postgres OS user cannot enter (the embedded PostgreSQL runs as ` +
+          'postgres, since PostgreSQL refuses to run as root): set DATA_DIR to a directory outside it, e.g. ' +
+          '/var/lib/docs-platform-api, or set DATABASE_URL.',
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
+/**
  * Starts (or attaches to) the cluster under `dataDir/postgres`, creating it on first use.
  * A second process on the same data directory (the admin CLI while the server runs) attaches instead of starting.
  */
@@ -88,6 +108,7 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'docs'):
   const spawnOptions = { ...ids, env: { ...process.env, LC_ALL: 'C.UTF-8', LC_MESSAGES: 'C' } };
   const bin = await binaries();
   mkdirSync(dataDir, { recursive: true });
+  checkReachable(dataDir, ids);
   // The postgres user must be able to traverse DATA_DIR to reach its own 0700 cluster directory.
   if (ids.uid !== undefined) chmodSync(dataDir, statSync(dataDir).mode | 0o011);
 

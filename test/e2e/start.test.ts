@@ -1,7 +1,7 @@
 // What a new user meets: `npm start` on an empty data directory runs an embedded PostgreSQL, prints a working token
 // once, lets the admin CLI share the running database, and stops cleanly on SIGTERM.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -120,4 +120,30 @@ describe('npm start on a fresh machine', () => {
     expect(failed?.code).toBe(2);
     expect(failed?.stderr.trim()).toBe('Invalid configuration: PURGE_INTERVAL_MINUTES must be a whole number from 1 to 10080 (got "0").');
   }, 60_000);
+
+  // Only root runs the embedded PostgreSQL as another OS user, and so only root can meet this.
+  it.skipIf(process.getuid?.() !== 0)(
+    'as root, a DATA_DIR the postgres OS user cannot reach is one line that says what to do',
+    async () => {
+      const privateDir = mkdtempSync(path.join(os.tmpdir(), 'private-'));
+      chmodSync(privateDir, 0o700);
+      try {
+        const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: path.join(privateDir, 'data'), LOG_LEVEL: 'warn' };
+        delete env.DATABASE_URL;
+        const failed = await promisify(execFile)(tsx, ['src/main.ts'], { cwd: root, env }).then(
+          () => undefined,
+          (error: { code: number; stderr: string }) => error,
+        );
+        expect(failed?.code).toBe(1);
+        expect(failed?.stderr.trim()).toBe(
+          `Start-up failed: DATA_DIR ${path.join(privateDir, 'data')} is inside ${privateDir}, which the postgres OS user cannot enter ` +
+            '(the embedded PostgreSQL runs as postgres, since PostgreSQL refuses to run as root): set DATA_DIR to a directory ' +
+            'outside it, e.g. /var/lib/docs-platform-api, or set DATABASE_URL.',
+        );
+      } finally {
+        rmSync(privateDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });
