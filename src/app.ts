@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import cors from '@koa/cors';
 import { createYoga } from 'graphql-yoga';
 import Koa from 'koa';
 import { restMiddleware } from '../rest/middleware.js';
@@ -68,6 +69,18 @@ export function createApp(options: AppOptions): App {
   const monitoring = createMonitoring(db);
   const koa = new Koa();
   koa.use(monitoring.measure);
+  const { corsOrigins } = options.config;
+  if (corsOrigins?.length) {
+    koa.use(
+      cors({
+        // Only the configured origins get CORS headers; any other origin's browser is refused by the browser itself.
+        origin: (ctx) => (corsOrigins.includes('*') ? '*' : corsOrigins.includes(ctx.get('origin')) ? ctx.get('origin') : ''),
+        allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+        exposeHeaders: ['X-Request-Id', 'Location'],
+        maxAge: 600,
+      }),
+    );
+  }
   koa.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');

@@ -32,6 +32,23 @@ const Env = z.object({
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   BOOTSTRAP_EMAIL: z.email().optional(),
   BOOTSTRAP_ORGANIZATION: z.string().trim().min(2).max(255).optional(),
+  CORS_ORIGINS: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.union([
+          z.literal('*'),
+          z.url().refine((url) => new URL(url).origin === url, 'each origin must be scheme://host[:port], no path'),
+        ]),
+      ),
+    )
+    .optional(),
   BUILD_DATE: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
 });
 
@@ -54,6 +71,8 @@ export interface Config {
   secretKey?: string;
   /** Owner and title created on the first start of an empty database. */
   bootstrap: { email?: string; title?: string };
+  /** Origins whose browser pages may call the API (CORS); `*` for any; unset: none. */
+  corsOrigins?: string[];
   /** The release date GET /v1/ reports, set by whoever packages the service. */
   buildDate?: string;
 }
@@ -85,5 +104,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.SECRET_KEY,
     bootstrap: { email: e.BOOTSTRAP_EMAIL, title: e.BOOTSTRAP_ORGANIZATION },
     buildDate: e.BUILD_DATE && new Date(e.BUILD_DATE).toISOString(),
+    corsOrigins: e.CORS_ORIGINS,
   };
 }
