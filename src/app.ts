@@ -2,6 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import cors from '@koa/cors';
 import { createYoga } from 'graphql-yoga';
 import Koa from 'koa';
@@ -64,6 +67,13 @@ export function createApp(options: AppOptions): App {
     landingPage: false,
     logging: false,
     context: async ({ koa }) => contextOf(koa),
+    // Depth, cost and aliases are bounded before execution (graphql-armor); introspection, which GraphiQL sends, is
+    // exempt. Aliases matter here: each alias of a list is a list of its own, with its own statement.
+    plugins: [
+      maxAliasesPlugin({ n: options.config.graphql.maxAliases, exposeLimits: true }),
+      maxDepthPlugin({ n: options.config.graphql.maxDepth, exposeLimits: true, flattenFragments: true }),
+      costLimitPlugin({ maxCost: options.config.graphql.maxCost, exposeLimits: true }),
+    ],
   });
 
   const monitoring = createMonitoring(db);

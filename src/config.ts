@@ -28,6 +28,9 @@ const Env = z.object({
   LOG_LEVEL: LogLevel.default('info'),
   DB_POOL_SIZE: wholeNumber(1, 200).default(10),
   DATABASE_WAIT_SECONDS: wholeNumber(0, 600).default(30),
+  GRAPHQL_MAX_DEPTH: wholeNumber(1, 100).default(15),
+  GRAPHQL_MAX_COST: wholeNumber(1, 10_000_000).default(10_000),
+  GRAPHQL_MAX_ALIASES: wholeNumber(0, 10_000).default(50),
   PURGE_INTERVAL_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   BOOTSTRAP_EMAIL: z.email().optional(),
@@ -63,6 +66,8 @@ export interface Config {
   appUrl: string;
   logLevel: z.infer<typeof LogLevel>;
   poolSize: number;
+  /** Limits of a query sent to POST /graphql (REST's operations are fixed, and not subject to them). */
+  graphql: { maxDepth: number; maxCost: number; maxAliases: number };
   /** How long a start waits for DATABASE_URL's server to accept connections. */
   databaseWaitSeconds: number;
   /** How often the purge of deleted spaces runs. */
@@ -100,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     poolSize: e.DB_POOL_SIZE,
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
+    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, maxAliases: e.GRAPHQL_MAX_ALIASES },
     purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
     secretKey: e.SECRET_KEY,
     bootstrap: { email: e.BOOTSTRAP_EMAIL, title: e.BOOTSTRAP_ORGANIZATION },

@@ -60,3 +60,39 @@ describe('resources', () => {
     expect(bad.body.errors[0].message).toContain('emoji');
   });
 });
+
+describe('limits', () => {
+  it('refuses a query deeper than GRAPHQL_MAX_DEPTH (15) before running it', async () => {
+    let selection = 'id';
+    for (let i = 0; i < 8; i++) selection = `collections { items { organization { ${selection} } } }`;
+    const res = await graphql(`query ($id: ID!) { organization(id: $id) { ${selection} } }`, { id: acme });
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0].message).toMatch(/depth limit of 15/);
+    expect(res.statements).toBe(0);
+  });
+
+  it('refuses more than GRAPHQL_MAX_ALIASES (50) aliases: each alias of a list would be a list, and a statement, of its own', async () => {
+    const fields = Array.from({ length: 51 }, (_, i) => `f${i}: organizations { count }`).join(' ');
+    const res = await graphql(`{ ${fields} }`);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0].message).toMatch(/aliases limit of 50/i);
+    expect(res.statements).toBe(0);
+  });
+
+  it('refuses a query costlier than GRAPHQL_MAX_COST (10000)', async () => {
+    const deep =
+      'organizations { items { collections { items { spaces { items { organization { collections { items { spaces { items { id title } } } } } } } } } } }';
+    const fields = Array.from({ length: 40 }, (_, i) => `f${i}: ${deep}`).join(' ');
+    const res = await graphql(`{ ${fields} }`);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0].message).toMatch(/cost limit of 10000/i);
+    expect(res.statements).toBe(0);
+  });
+
+  it('leaves introspection alone, as GraphiQL needs it', async () => {
+    const res = await graphql(
+      '{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }',
+    );
+    expect(res.body.errors).toBeUndefined();
+  });
+});
