@@ -1,11 +1,5 @@
 // Liveness, readiness and Prometheus metrics.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -26,22 +20,14 @@ describe('health', () => {
   });
 
   it('is not ready, with 503 in the error shape, when the database does not answer', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'no-database-'));
-    const app = createApp({
-      config: loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }),
-      databaseUrl: 'postgresql://nobody@127.0.0.1:1/nothing',
-      secret: randomBytes(32),
-    });
-    const url = await app.listen(0, '127.0.0.1');
+    const down = await startTestApp({ databaseUrl: 'postgresql://nobody@127.0.0.1:1/nothing' });
     try {
-      const live = await fetch(`${url}/health/live`);
-      expect(live.status).toBe(200);
-      const ready = await fetch(`${url}/health/ready`);
+      expect((await down.request('GET', '/health/live')).status).toBe(200);
+      const ready = await down.request('GET', '/health/ready');
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ error: { code: 503, message: 'The database does not answer.' } });
+      expect(ready.body).toEqual({ error: { code: 503, message: 'The database does not answer.' } });
     } finally {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await down.close();
     }
   });
 });

@@ -9,6 +9,7 @@ import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import type { Clock } from '../../src/kernel/context.js';
+import type { Logger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 /** A clock the test moves by hand. */
@@ -58,12 +59,26 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Environment variables of the service's configuration. */
+  env?: Record<string, string>;
+  logger?: Logger;
+  /** Another database than the test file's own (one that is down, say). */
+  databaseUrl?: string;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'api-test-'));
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', ...options.env });
   const clock = new TestClock();
-  const app = createApp({ config, databaseUrl: database.url, secret: randomBytes(32), clock });
+  const app = createApp({
+    config,
+    databaseUrl: options.databaseUrl ?? database.url,
+    secret: randomBytes(32),
+    clock,
+    logger: options.logger,
+  });
   const url = await app.listen(0, '127.0.0.1');
   // URLs in responses must point at this server.
   config.publicUrl = url;
