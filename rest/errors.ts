@@ -12,19 +12,20 @@ export class RestError extends Error {
   }
 }
 
-/** The headers an error asks for (`extensions.http.headers`, as graphql-yoga reads them). */
-export function headersOf(error: unknown): Record<string, string> {
+/** What an error asks of the HTTP response: `extensions.http` (status, headers), as graphql-yoga reads it. */
+function httpOf(error: unknown): { status?: unknown; headers?: Record<string, string> } | undefined {
   const graphqlError = error as Partial<GraphQLError> | null;
-  const headers = (graphqlError?.extensions?.http as { headers?: Record<string, string> } | undefined)?.headers;
-  if (headers) return headers;
-  return graphqlError?.originalError ? headersOf(graphqlError.originalError) : {};
+  const http = graphqlError?.extensions?.http as { status?: unknown; headers?: Record<string, string> } | undefined;
+  if (http) return http;
+  return graphqlError?.originalError ? httpOf(graphqlError.originalError) : undefined;
 }
+
+/** The headers an error asks for. */
+export const headersOf = (error: unknown): Record<string, string> => httpOf(error)?.headers ?? {};
 
 /** The HTTP status an error asks for, or undefined for a bug. */
 export function statusOf(error: unknown): number | undefined {
   if (error instanceof RestError) return error.status;
-  const graphqlError = error as Partial<GraphQLError> | null;
-  const status = (graphqlError?.extensions?.http as { status?: unknown } | undefined)?.status;
-  if (typeof status === 'number') return status;
-  return graphqlError?.originalError ? statusOf(graphqlError.originalError) : undefined;
+  const status = httpOf(error)?.status;
+  return typeof status === 'number' ? status : undefined;
 }

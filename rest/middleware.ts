@@ -61,13 +61,13 @@ export function restMiddleware(options: RestOptions): Middleware {
   const fragments = new Fragments(schema, options.modules);
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
   const definitions = options.modules.flatMap((module) => module.routes);
+  // HEAD answers what GET would, without the body (Koa leaves it out and keeps Content-Length).
+  const methodsOf = (definition: RestModule['routes'][number]): HTTPMethod[] =>
+    definition.method === 'GET' ? ['GET', 'HEAD'] : [definition.method];
   for (const definition of definitions) {
-    const compiled = compileRoute(schema, fragments, definition);
-    // HEAD answers what GET would, without the body (Koa leaves it out and keeps Content-Length).
-    const methods: HTTPMethod[] = definition.method === 'GET' ? ['GET', 'HEAD'] : [definition.method];
-    router.on(methods, definition.path, () => {}, compiled);
+    router.on(methodsOf(definition), definition.path, () => {}, compileRoute(schema, fragments, definition));
   }
-  const methods = [...new Set(definitions.flatMap((d) => (d.method === 'GET' ? ['GET', 'HEAD'] : [d.method])))];
+  const methods = [...new Set(definitions.flatMap(methodsOf))];
 
   async function variablesOf(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
     const variables: Record<string, unknown> = {};
