@@ -17,6 +17,7 @@ import { PageTokens } from './kernel/pagination.js';
 import { deriveKey } from './kernel/secrets.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMonitoring } from './monitoring.js';
+import { createRateLimits } from './rate-limits.js';
 import { restModules, schema } from './schema.js';
 
 export interface AppOptions {
@@ -77,7 +78,8 @@ export function createApp(options: AppOptions): App {
   });
 
   const monitoring = createMonitoring(db);
-  const koa = new Koa();
+  const rateLimits = createRateLimits(options.config, options.databaseUrl);
+  const koa = new Koa({ proxy: options.config.trustProxy });
   koa.use(monitoring.measure);
   const { corsOrigins } = options.config;
   if (corsOrigins?.length) {
@@ -86,7 +88,7 @@ export function createApp(options: AppOptions): App {
         // Only the configured origins get CORS headers; any other origin's browser is refused by the browser itself.
         origin: (ctx) => (corsOrigins.includes('*') ? '*' : corsOrigins.includes(ctx.get('origin')) ? ctx.get('origin') : ''),
         allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-        exposeHeaders: ['X-Request-Id', 'Location'],
+        exposeHeaders: ['X-Request-Id', 'Location', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
         maxAge: 600,
       }),
     );
@@ -110,6 +112,7 @@ export function createApp(options: AppOptions): App {
     else ctx.state.log.info(line, 'request');
   });
   koa.use(monitoring.endpoints);
+  koa.use(rateLimits.middleware);
   koa.use(
     restMiddleware({
       schema,
@@ -151,7 +154,7 @@ export function createApp(options: AppOptions): App {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      await db.close();
+      await Promise.all([db.close(), rateLimits.close()]);
     },
   };
 }

@@ -52,6 +52,10 @@ const Env = z.object({
       ),
     )
     .optional(),
+  RATE_LIMIT_PER_MINUTE: wholeNumber(0, 1_000_000).default(1000),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: wholeNumber(0, 1_000_000).default(60),
+  RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
+  TRUST_PROXY: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   BUILD_DATE: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
 });
 
@@ -78,6 +82,13 @@ export interface Config {
   bootstrap: { email?: string; title?: string };
   /** Origins whose browser pages may call the API (CORS); `*` for any; unset: none. */
   corsOrigins?: string[];
+  /**
+   * Requests a minute per API token, and per client address for requests without a valid token (0: unlimited),
+   * counted in this process or in PostgreSQL (shared by every instance on the database).
+   */
+  rateLimits: { perToken: number; perAddress: number; store: 'memory' | 'postgres' };
+  /** Behind a proxy or load balancer: the client address is the first of X-Forwarded-For. */
+  trustProxy: boolean;
   /** The release date GET /v1/ reports, set by whoever packages the service. */
   buildDate?: string;
 }
@@ -111,5 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrap: { email: e.BOOTSTRAP_EMAIL, title: e.BOOTSTRAP_ORGANIZATION },
     buildDate: e.BUILD_DATE && new Date(e.BUILD_DATE).toISOString(),
     corsOrigins: e.CORS_ORIGINS,
+    rateLimits: { perToken: e.RATE_LIMIT_PER_MINUTE, perAddress: e.RATE_LIMIT_ANONYMOUS_PER_MINUTE, store: e.RATE_LIMIT_STORE },
+    trustProxy: e.TRUST_PROXY === 'true',
   };
 }

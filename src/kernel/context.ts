@@ -55,13 +55,33 @@ export function loaderFor<K, V, C = K>(
   return loader;
 }
 
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(authorization: string | null | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
+
+/** How stale a token's `lastUsedAt` may get: it is written at most once per this many milliseconds of use. */
+export const LAST_USED_PRECISION_MS = 60_000;
+
+/**
+ * The viewer of an Authorization header. One statement: it reads the token and, when the token is live and its
+ * `lastUsedAt` is older than LAST_USED_PRECISION_MS, records the use, so a busy token costs one write a minute.
+ */
 export async function authenticate(services: Services, authorization: string | null | undefined): Promise<Viewer> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) throw unauthorized();
-  const [token] = await services.sql<{ id: string; userId: string; revokedAt: Date | null; expiresAt: Date | null }>(
-    Prisma.sql`SELECT id, "userId", "revokedAt", "expiresAt" FROM "ApiToken" WHERE "tokenHash" = ${hashToken(match[1])}`,
-  );
+  const secret = bearerToken(authorization);
+  if (!secret) throw unauthorized();
   const now = services.clock.now();
+  const [token] = await services.sql<{ id: string; userId: string; revokedAt: Date | null; expiresAt: Date | null }>(
+    Prisma.sql`WITH token AS (
+        SELECT id, "userId", "revokedAt", "expiresAt", "lastUsedAt" FROM "ApiToken" WHERE "tokenHash" = ${hashToken(secret)}
+      ), used AS (
+        UPDATE "ApiToken" SET "lastUsedAt" = ${now} FROM token
+        WHERE "ApiToken".id = token.id AND token."revokedAt" IS NULL
+          AND (token."expiresAt" IS NULL OR token."expiresAt" > ${now})
+          AND (token."lastUsedAt" IS NULL OR token."lastUsedAt" <= ${new Date(now.getTime() - LAST_USED_PRECISION_MS)})
+      )
+      SELECT id, "userId", "revokedAt", "expiresAt" FROM token`,
+  );
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     throw unauthorized('The API token is unknown, revoked or expired.');
   }

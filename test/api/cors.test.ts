@@ -32,7 +32,9 @@ it('answers a configured origin’s preflight and requests, exposing the headers
   const get = await open.request('GET', '/v1/orgs', { token: owner.token, headers: { origin: 'http://localhost:5173' } });
   expect(get.status).toBe(200);
   expect(get.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-  expect(get.headers.get('access-control-expose-headers')).toBe('X-Request-Id,Location');
+  expect(get.headers.get('access-control-expose-headers')).toBe(
+    'X-Request-Id,Location,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset',
+  );
 });
 
 it('gives no CORS header to another origin, nor to any origin when CORS_ORIGINS is unset', async () => {

@@ -21,7 +21,11 @@ export class TestClock implements Clock {
   }
 
   advanceDays(days: number) {
-    this.current += days * 24 * 60 * 60 * 1000;
+    this.advanceMs(days * 24 * 60 * 60 * 1000);
+  }
+
+  advanceMs(ms: number) {
+    this.current += ms;
   }
 }
 
