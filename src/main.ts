@@ -51,6 +51,7 @@ try {
     process.stdout.write(
       `\nFirst start: created organization ${first.organizationId} owned by ${first.email}.\n` +
         `API token (shown once, keep it safe): ${first.token}\n` +
+        `Its id, to revoke it: npm run -s admin -- token revoke --id ${first.tokenId}\n` +
         `Try: curl -H "Authorization: Bearer ${first.token}" ${url}/v1/orgs\n\n`,
     );
   }

@@ -1,99 +1,82 @@
-// Admin command line: `npm run -s admin -- <command> [options]` (or `npx tsx src/admin/cli.ts ...`).
+// Admin command line: `npm run -s admin -- <command> [options]`; `help` or `<command> --help` says the rest.
 // Prints the result as JSON on stdout (exit 0). Errors go to stderr as one line "error: ..." with exit code 1, or 2
 // for usage errors. Works against DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (attaching to the
 // running server's one when there is one).
-import { parseArgs } from 'node:util';
+import { Command, CommanderError } from 'commander';
 import { loadConfig, loadEnvFile } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import { openDatabase } from '../db/open.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { addMember, createOrganization, createToken, createUser, revokeToken } from './commands.js';
+import {
+  addMember,
+  createOrganization,
+  createToken,
+  createUser,
+  listOrganizations,
+  listTokens,
+  listUsers,
+  revokeToken,
+} from './commands.js';
 
-class UsageError extends Error {}
+type Options = Record<string, string | undefined>;
 
-type Values = Record<string, string | undefined>;
+/** What a command does once its options are parsed: with the database, or (backup, restore) with its URL alone. */
+type Action = { prisma: (prisma: PrismaClient, options: Options) => Promise<unknown> };
 
-interface Command {
-  synopsis: string;
-  required: string[];
-  optional: string[];
-  run(prisma: PrismaClient, v: Values): Promise<unknown>;
-}
+const ROLES = 'admin, create, review, edit, comment, read, guest';
 
-const COMMANDS: Record<string, Command> = {
-  'user create': {
-    synopsis: 'user create --email E [--name N]      create a user',
-    required: ['email'],
-    optional: ['name'],
-    run: (prisma, v) => createUser(prisma, { email: v.email!, name: v.name }),
-  },
-  'org create': {
-    synopsis: 'org create --title T --owner E         create an organization, owned (admin) by user E',
-    required: ['title', 'owner'],
-    optional: [],
-    run: (prisma, v) => createOrganization(prisma, { title: v.title!, ownerEmail: v.owner! }),
-  },
-  'member add': {
-    synopsis:
-      'member add --org O --email E --role R  add (or change the role of) a member; R: admin, create, review, edit, comment, read, guest',
-    required: ['org', 'email', 'role'],
-    optional: [],
-    run: (prisma, v) => addMember(prisma, { organizationId: v.org!, email: v.email!, role: v.role! }),
-  },
-  'token create': {
-    synopsis: 'token create --email E [--label L]     create an API token for user E (shown once)',
-    required: ['email'],
-    optional: ['label'],
-    run: (prisma, v) => createToken(prisma, { email: v.email!, label: v.label }),
-  },
-  'token revoke': {
-    synopsis: 'token revoke --id ID                   revoke an API token',
-    required: ['id'],
-    optional: [],
-    run: (prisma, v) => revokeToken(prisma, { id: v.id! }),
-  },
-};
+function program(run: (action: Action, options: Options) => void): Command {
+  const cli = new Command('npm run -s admin --')
+    .description('Administration of a docs-platform-api instance. Prints JSON on stdout.')
+    .addHelpText(
+      'after',
+      '\nThe database is DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (default ./data); a .env file is read.',
+    )
+    .helpCommand('help [command]', 'show the help of a command')
+    .showSuggestionAfterError()
+    // Subcommands inherit these: errors are thrown, and reported by main() as one line.
+    .exitOverride()
+    .configureOutput({ outputError: () => {} });
+  const command = (parent: Command, name: string, description: string) => parent.command(name).description(description);
+  const action =
+    (prisma: Action['prisma']) =>
+    (options: Options): void =>
+      run({ prisma }, options);
 
-const OPTIONS = ['email', 'name', 'title', 'owner', 'org', 'role', 'label', 'id'] as const;
+  const user = command(cli, 'user', 'users: create, list');
+  command(user, 'create', 'create a user')
+    .requiredOption('--email <email>', 'their e-mail address (unique)')
+    .option('--name <name>', 'display name (default: the part of the e-mail before @)')
+    .action(action((prisma, o) => createUser(prisma, { email: o.email!, name: o.name })));
+  command(user, 'list', 'list every user').action(action((prisma) => listUsers(prisma)));
 
-const USAGE = [
-  'Usage: npm run -s admin -- <command> [options]',
-  '',
-  'Commands:',
-  ...Object.values(COMMANDS).map((c) => `  ${c.synopsis}`),
-  '  help                                   show this help',
-  '',
-  'The database is DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (default ./data).',
-].join('\n');
+  const org = command(cli, 'org', 'organizations: create, list');
+  command(org, 'create', 'create an organization, owned (admin) by a user')
+    .requiredOption('--title <title>', 'its title')
+    .requiredOption('--owner <email>', 'e-mail of the user who becomes its admin')
+    .action(action((prisma, o) => createOrganization(prisma, { title: o.title!, ownerEmail: o.owner! })));
+  command(org, 'list', 'list every organization with its member count').action(action((prisma) => listOrganizations(prisma)));
 
-function parse(argv: string[]): { command: Command | 'help'; values: Values } {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { ...Object.fromEntries(OPTIONS.map((o) => [o, { type: 'string' as const }])), help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { positionals, values } = parsed;
-  if (values.help || positionals[0] === 'help') return { command: 'help', values: {} };
-  if (positionals.length === 0) throw new UsageError('no command given');
-  const name = positionals.slice(0, 2).join(' ');
-  const command = COMMANDS[name];
-  if (!command) throw new UsageError(`unknown command "${positionals.join(' ')}"`);
-  if (positionals.length > 2) throw new UsageError(`unexpected argument "${positionals[2]}" after "${name}"`);
-  const given = values as Values;
-  for (const option of Object.keys(given)) {
-    if (!command.required.includes(option) && !command.optional.includes(option)) {
-      throw new UsageError(`option --${option} does not apply to "${name}"`);
-    }
-  }
-  const missing = command.required.filter((o) => given[o] === undefined);
-  if (missing.length) throw new UsageError(`"${name}" needs ${missing.map((o) => `--${o}`).join(', ')}`);
-  return { command, values: given };
+  const member = command(cli, 'member', 'members of organizations: add');
+  command(member, 'add', 'add a member to an organization, or change their role')
+    .requiredOption('--org <id>', 'organization id')
+    .requiredOption('--email <email>', 'e-mail of the user')
+    .requiredOption('--role <role>', `one of ${ROLES}`)
+    .action(action((prisma, o) => addMember(prisma, { organizationId: o.org!, email: o.email!, role: o.role! })));
+
+  const token = command(cli, 'token', 'API tokens: create, list, revoke');
+  command(token, 'create', 'create an API token for a user (its secret is shown once)')
+    .requiredOption('--email <email>', 'e-mail of the user the token acts as')
+    .option('--label <label>', 'what the token is for')
+    .option('--expires <when>', 'a duration (90d, 12h, 30m) or an ISO 8601 date-time; default: never')
+    .action(action((prisma, o) => createToken(prisma, { email: o.email!, label: o.label, expires: o.expires })));
+  command(token, 'list', 'list API tokens (ids, labels, dates, last use; never secrets), newest first')
+    .option('--email <email>', "only this user's tokens")
+    .action(action((prisma, o) => listTokens(prisma, { email: o.email })));
+  command(token, 'revoke', 'revoke an API token')
+    .requiredOption('--id <id>', 'the token id (token list shows them)')
+    .action(action((prisma, o) => revokeToken(prisma, { id: o.id! })));
+  return cli;
 }
 
 /** One line, never empty (connection errors can be AggregateErrors with an empty message). */
@@ -104,9 +87,7 @@ function describe(error: unknown): string {
   return message || (typeof e?.code === 'string' ? e.code : 'unknown error');
 }
 
-async function run(argv: string[]): Promise<{ stdout: string; code: number }> {
-  const { command, values } = parse(argv);
-  if (command === 'help') return { stdout: USAGE, code: 0 };
+async function execute(action: Action, options: Options): Promise<unknown> {
   // Nothing but the JSON result may reach stdout.
   loadEnvFile();
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
@@ -114,8 +95,7 @@ async function run(argv: string[]): Promise<{ stdout: string; code: number }> {
   try {
     const db = connectDatabase(database.url, 2);
     try {
-      const result = await command.run(db.prisma, values);
-      return { stdout: JSON.stringify(result, null, 2), code: 0 };
+      return await action.prisma(db.prisma, options);
     } finally {
       await db.close();
     }
@@ -124,19 +104,35 @@ async function run(argv: string[]): Promise<{ stdout: string; code: number }> {
   }
 }
 
-async function main(): Promise<number> {
+const write = (stream: NodeJS.WriteStream, text: string) => new Promise<void>((resolve) => stream.write(text, () => resolve()));
+
+async function main(argv: string[]): Promise<number> {
+  let chosen: { action: Action; options: Options } | undefined;
+  const cli = program((action, options) => {
+    chosen = { action, options };
+  });
   try {
-    const { stdout, code } = await run(process.argv.slice(2));
-    await new Promise<void>((resolve) => process.stdout.write(`${stdout}\n`, () => resolve()));
-    return code;
+    await cli.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`error: ${describe(error)} (usage: npm run -s admin -- help)\n`);
-      return 2;
-    }
-    process.stderr.write(`error: ${describe(error)}\n`);
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return 0; // --help, help
+    if (error.code === 'commander.help') return 2; // a command group without its subcommand: its help is on stderr
+    const message = describe(error).replace(/^error: /, '');
+    await write(process.stderr, `error: ${message} (usage: npm run -s admin -- help)\n`);
+    return 2;
+  }
+  if (!chosen) {
+    await write(process.stderr, `${cli.helpInformation()}\n`);
+    return 2;
+  }
+  try {
+    const result = await execute(chosen.action, chosen.options);
+    await write(process.stdout, `${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    await write(process.stderr, `error: ${describe(error)}\n`);
     return 1;
   }
 }
 
-process.exit(await main());
+process.exit(await main(process.argv.slice(2)));

@@ -77,10 +77,30 @@ async function insertUser(db: Db, input: { email: string; name?: string }) {
   }
 }
 
-async function insertToken(db: Db, userId: string, label?: string) {
+async function insertToken(db: Db, userId: string, label?: string, expiresAt?: Date) {
   const token = newApiToken();
-  const { id } = await db.apiToken.create({ data: { id: newId(), userId, tokenHash: hashToken(token), label }, select: { id: true } });
+  const { id } = await db.apiToken.create({
+    data: { id: newId(), userId, tokenHash: hashToken(token), label, expiresAt },
+    select: { id: true },
+  });
   return { id, token };
+}
+
+const DURATION = /^(\d{1,5})([dhm])$/;
+const DURATION_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
+
+/** An expiry given as a duration from now (`90d`, `12h`, `30m`) or an ISO 8601 date-time, which must be in the future. */
+export function parseExpiry(text: string, now = new Date()): Date {
+  const value = text.trim();
+  const duration = DURATION.exec(value);
+  const expiresAt = duration
+    ? new Date(now.getTime() + Number(duration[1]) * DURATION_MS[duration[2] as keyof typeof DURATION_MS])
+    : z.iso.datetime({ offset: true }).safeParse(value).success
+      ? new Date(value)
+      : undefined;
+  if (!expiresAt) throw new AdminError(`Invalid expiry "${value}": give a duration such as 90d, 12h or 30m, or an ISO 8601 date-time`);
+  if (expiresAt <= now) throw new AdminError(`The expiry ${expiresAt.toISOString()} is not in the future`);
+  return expiresAt;
 }
 
 export async function createUser(prisma: PrismaClient, input: { email: string; name?: string }) {
@@ -110,11 +130,51 @@ export async function addMember(prisma: PrismaClient, input: { organizationId: s
   });
 }
 
-export async function createToken(prisma: PrismaClient, input: { email: string; label?: string }) {
+export async function createToken(prisma: PrismaClient, input: { email: string; label?: string; expires?: string }) {
   const label = optionalText(input.label, 'token label');
+  const expiresAt = input.expires === undefined ? undefined : parseExpiry(input.expires);
   const user = await userByEmail(prisma, input.email);
-  const { id, token } = await insertToken(prisma, user.id, label);
-  return { object: 'api-token' as const, id, userId: user.id, token };
+  const { id, token } = await insertToken(prisma, user.id, label, expiresAt);
+  return { object: 'api-token' as const, id, userId: user.id, token, expiresAt: expiresAt?.toISOString() ?? null };
+}
+
+/** Every API token, or one user's, newest first: what it is and how it is used, never its secret. */
+export async function listTokens(prisma: PrismaClient, input: { email?: string } = {}) {
+  const user = input.email === undefined ? undefined : await userByEmail(prisma, input.email);
+  const tokens = await prisma.apiToken.findMany({
+    where: user && { userId: user.id },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    select: {
+      id: true,
+      label: true,
+      createdAt: true,
+      lastUsedAt: true,
+      expiresAt: true,
+      revokedAt: true,
+      user: { select: { email: true } },
+    },
+  });
+  return tokens.map(({ user: owner, ...token }) => ({ object: 'api-token' as const, ...token, email: owner.email }));
+}
+
+export async function listUsers(prisma: PrismaClient) {
+  const users = await prisma.user.findMany({
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, email: true, displayName: true, createdAt: true },
+  });
+  return users.map((user) => ({ object: 'user' as const, ...user }));
+}
+
+export async function listOrganizations(prisma: PrismaClient) {
+  const organizations = await prisma.organization.findMany({
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, title: true, createdAt: true, _count: { select: { members: true } } },
+  });
+  return organizations.map(({ _count, ...organization }) => ({
+    object: 'organization' as const,
+    ...organization,
+    members: _count.members,
+  }));
 }
 
 export async function revokeToken(prisma: PrismaClient, input: { id: string }) {
@@ -146,8 +206,8 @@ export async function bootstrap(prisma: PrismaClient, input: { email?: string; t
       if (existing) return null;
       const user = await insertUser(tx, { email });
       const organization = await insertOrganization(tx, { title, ownerId: user.id });
-      const { token } = await insertToken(tx, user.id, 'bootstrap');
-      return { organizationId: organization.id, userId: user.id, email: user.email, token };
+      const { id: tokenId, token } = await insertToken(tx, user.id, 'bootstrap');
+      return { organizationId: organization.id, userId: user.id, email: user.email, tokenId, token };
     },
     // The lock may be held by another process for the length of its own bootstrap.
     { maxWait: 10_000, timeout: 30_000 },

@@ -4,7 +4,16 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminError, addMember, bootstrap, createOrganization, createToken, createUser, revokeToken } from '../../src/admin/commands.js';
+import {
+  AdminError,
+  addMember,
+  bootstrap,
+  createOrganization,
+  createToken,
+  createUser,
+  parseExpiry,
+  revokeToken,
+} from '../../src/admin/commands.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { hashToken } from '../../src/kernel/ids.js';
 import { createTestDatabase as createSharedTestDatabase } from '../support/database.js';
@@ -175,6 +184,7 @@ describe('tokens', () => {
       id: expect.any(String),
       userId: user.id,
       token: expect.stringMatching(/^dpa_[0-9A-Za-z]{40}$/),
+      expiresAt: null,
     });
     const row = await db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } });
     expect(row).toMatchObject({ userId: user.id, label: 'ci', tokenHash: hashToken(created.token), revokedAt: null });
@@ -185,6 +195,24 @@ describe('tokens', () => {
       expect(String(value)).not.toContain(created.token);
       expect(String(value)).not.toContain(created.token.slice(4));
     }
+  });
+
+  it('gives a token an expiry from a duration or a date-time in the future, and refuses any other', async () => {
+    const now = new Date('2026-11-23T12:00:00.000Z');
+    expect(parseExpiry('90d', now).toISOString()).toBe('2027-02-21T12:00:00.000Z');
+    expect(parseExpiry('12h', now).toISOString()).toBe('2026-11-24T00:00:00.000Z');
+    expect(parseExpiry('30m', now).toISOString()).toBe('2026-11-23T12:30:00.000Z');
+    expect(parseExpiry('2027-01-01T00:00:00+01:00', now).toISOString()).toBe('2026-12-31T23:00:00.000Z');
+    for (const bad of ['soon', '90', '1w', '2027-01-01', '']) {
+      expect(() => parseExpiry(bad, now)).toThrow(/Invalid expiry .*: give a duration such as 90d/);
+    }
+    expect(() => parseExpiry('2026-11-23T11:00:00Z', now)).toThrow('The expiry 2026-11-23T11:00:00.000Z is not in the future');
+    expect(() => parseExpiry('0m', now)).toThrow(/is not in the future/);
+
+    const user = await createUser(db.prisma, { email: email('tok') });
+    const created = await createToken(db.prisma, { email: user.email, expires: '1h' });
+    const row = await db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } });
+    expect(row.expiresAt?.toISOString()).toBe(created.expiresAt);
   });
 
   it('refuses a token for an unknown user', async () => {
@@ -224,6 +252,7 @@ describe('bootstrap', () => {
         organizationId: expect.any(String),
         userId: expect.any(String),
         email: 'admin@example.com',
+        tokenId: expect.any(String),
         token: expect.stringMatching(/^dpa_/),
       });
 
@@ -276,6 +305,9 @@ describe('CLI process', () => {
     }
   }
 
+  /** What the CLI wrote to stderr, without what npx may write there of its own. */
+  const errorLines = (stderr: string) => stderr.split('\n').filter((line) => !line.startsWith('npm ') && line !== '');
+
   it('user create prints the user as JSON on stdout, exit 0', async () => {
     const address = email('cli');
     const { code, stdout, stderr } = await cli('user', 'create', '--email', address, '--name', 'CLI user');
@@ -298,6 +330,62 @@ describe('CLI process', () => {
     const { code, stdout, stderr } = await cli('org', 'create', '--title', 'No owner');
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toMatch(/^error: "org create" needs --owner/m);
+    expect(errorLines(stderr)).toEqual(["error: required option '--owner <email>' not specified (usage: npm run -s admin -- help)"]);
+  }, 60_000);
+
+  it('a mistyped command is a usage error that suggests the right one, on one line', async () => {
+    const { code, stderr } = await cli('tokn', 'list');
+    expect(code).toBe(2);
+    expect(errorLines(stderr)).toEqual(["error: unknown command 'tokn' (Did you mean token?) (usage: npm run -s admin -- help)"]);
+  }, 60_000);
+
+  it('has a help per command, on stdout with exit 0', async () => {
+    const { code, stdout } = await cli('token', 'create', '--help');
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: npm run -s admin -- token create [options]');
+    expect(stdout).toMatch(/--expires <when> +a duration \(90d, 12h, 30m\)/);
+    expect((await cli('help', 'token')).stdout).toMatch(/list \[options\] +list API tokens/);
+  }, 60_000);
+
+  it('token create --expires, then token list shows the token without its secret, and user list and org list', async () => {
+    const owner = await createUser(db.prisma, { email: email('lister') });
+    const organization = await createOrganization(db.prisma, { title: 'Listed Inc', ownerEmail: owner.email });
+    const created = JSON.parse((await cli('token', 'create', '--email', owner.email, '--label', 'ci', '--expires', '30d')).stdout);
+    const expiresAt = new Date(created.expiresAt).getTime();
+    expect(Math.abs(expiresAt - (Date.now() + 30 * 86_400_000))).toBeLessThan(120_000);
+
+    const listed = await cli('token', 'list', '--email', owner.email);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      {
+        object: 'api-token',
+        id: created.id,
+        label: 'ci',
+        email: owner.email,
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+        expiresAt: created.expiresAt,
+        revokedAt: null,
+      },
+    ]);
+    expect(listed.stdout).not.toContain(created.token);
+    expect(listed.stdout).not.toContain(hashToken(created.token));
+
+    const users = JSON.parse((await cli('user', 'list')).stdout);
+    expect(users).toContainEqual({
+      object: 'user',
+      id: owner.id,
+      email: owner.email,
+      displayName: owner.displayName,
+      createdAt: expect.any(String),
+    });
+    const organizations = JSON.parse((await cli('org', 'list')).stdout);
+    expect(organizations).toContainEqual({
+      object: 'organization',
+      id: organization.id,
+      title: 'Listed Inc',
+      createdAt: expect.any(String),
+      members: 1,
+    });
   }, 60_000);
 });

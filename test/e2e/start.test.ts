@@ -62,6 +62,8 @@ describe('npm start on a fresh machine', () => {
     const first = await start(port);
     const token = /API token \(shown once, keep it safe\): (dpa_\w+)/.exec(first.output())?.[1];
     expect(token).toBeDefined();
+    const tokenId = /Its id, to revoke it: npm run -s admin -- token revoke --id (\w+)\n/.exec(first.output())?.[1];
+    expect(tokenId).toMatch(/^[0-9A-Za-z]{20}$/);
     const orgs = await fetch(`http://127.0.0.1:${port}/v1/orgs`, { headers: { authorization: `Bearer ${token}` } });
     expect(orgs.status).toBe(200);
     expect((await orgs.json()).count).toBe(1);
@@ -71,6 +73,10 @@ describe('npm start on a fresh machine', () => {
     delete env.DATABASE_URL;
     const cli = await promisify(execFile)(tsx, ['src/admin/cli.ts', 'user', 'create', '--email', 'cli@example.com'], { cwd: root, env });
     expect(JSON.parse(cli.stdout)).toMatchObject({ object: 'user', email: 'cli@example.com' });
+    const tokens = await promisify(execFile)(tsx, ['src/admin/cli.ts', 'token', 'list'], { cwd: root, env });
+    expect(JSON.parse(tokens.stdout)).toEqual([
+      expect.objectContaining({ id: tokenId, label: 'bootstrap', email: 'admin@example.com', lastUsedAt: expect.any(String) }),
+    ]);
 
     // A request sent right before SIGTERM still gets its answer.
     const inFlight = fetch(`http://127.0.0.1:${port}/v1/orgs`, { headers: { authorization: `Bearer ${token}` } });
