@@ -59,6 +59,8 @@ export interface CompiledRoute {
   variables: readonly VariableBinding[];
   /** Response keys leading from `data` to the body. */
   bodyPath: readonly string[];
+  /** How the body is written: its keys, spellings and types. */
+  plan: OutputPlan;
   /** Writes the body's REST JSON. */
   write: Writer;
 }
@@ -298,6 +300,12 @@ function withTypeKeys(schema: GraphQLSchema, document: DocumentNode): DocumentNo
   );
 }
 
+/** Every route of the modules, compiled against their fragments; throws, naming the route, if one does not compile. */
+export function compileRoutes(schema: GraphQLSchema, modules: readonly RestModule[]): CompiledRoute[] {
+  const fragments = new Fragments(schema, modules);
+  return modules.flatMap((module) => module.routes).map((definition) => compileRoute(schema, fragments, definition));
+}
+
 export function compileRoute(schema: GraphQLSchema, fragments: Fragments, definition: RouteDefinition): CompiledRoute {
   const where = `${definition.method} ${definition.path}`;
   try {
@@ -342,7 +350,7 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
     const run: CompiledRoute['run'] = isCompiledQuery(jit)
       ? (context, variableValues) => jit.query(undefined, context, variableValues)
       : (contextValue, variableValues) => execute({ schema, document, operationName: definition.name, variableValues, contextValue });
-    return { definition, document, run, variables, bodyPath, write: jsonWriter(plan) };
+    return { definition, document, run, variables, bodyPath, plan, write: jsonWriter(plan) };
   } catch (error) {
     throw new Error(`Route ${where} (${definition.name}): ${(error as Error).message}`);
   }
@@ -371,13 +379,13 @@ class Planner {
   private objectPlan(type: GraphQLObjectType, set: SelectionSetNode): ObjectPlan {
     const fields = this.collect(type, set, new Set()).map((node) => {
       const key = node.alias?.value ?? node.name.value;
-      const plan =
-        node.name.value === '__typename'
-          ? ({ kind: 'leaf', scalar: 'String' } as const)
-          : this.plan(type.getFields()[node.name.value].type, node.selectionSet);
-      return { key, keepNull: this.keepNull.has(`${type.name}.${key}`), plan };
+      const keepNull = this.keepNull.has(`${type.name}.${key}`);
+      if (node.name.value === '__typename') return { key, keepNull, nonNull: true, plan: { kind: 'leaf', scalar: 'String' } as const };
+      const field = type.getFields()[node.name.value];
+      const plan = this.plan(field.type, node.selectionSet);
+      return { key, keepNull, nonNull: isNonNullType(field.type), description: field.description ?? undefined, plan };
     });
-    return { kind: 'object', fields };
+    return { kind: 'object', typeName: type.name, fields };
   }
 
   /** Fields a selection set applies to objects of `type`, fragments inlined, first occurrence of each key kept. */

@@ -2,20 +2,20 @@
 // service creates, and writes the REST response (body, status, Location) or the error body
 // `{"error":{"code","message"}}`. The engine knows nothing of the API's domains, authentication or error types.
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { type GraphQLSchema, getNamedType, isNonNullType } from 'graphql';
+import { getNamedType, isNonNullType } from 'graphql';
 import type { Context as KoaContext, Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { type CompiledRoute, compileRoute, Fragments } from './compile.js';
+import type { CompiledRoute } from './compile.js';
 import { headersOf, RestError, statusOf } from './errors.js';
 import { fromRest, isList, queryValue } from './input.js';
-import type { RestModule } from './route.js';
+import type { RouteDefinition } from './route.js';
 
-const MAX_BODY = '1mb';
+export const MAX_BODY = '1mb';
 const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 
 export interface RestOptions {
-  schema: GraphQLSchema;
-  modules: readonly RestModule[];
+  /** The routes, compiled at start-up (compileRoutes). */
+  routes: readonly CompiledRoute[];
   /** The GraphQL context of one request; throws (with an HTTP status) when the caller is not authenticated. */
   createContext(request: KoaContext): Promise<unknown>;
   /** Ids that can exist; a path id outside it is not found without running anything. */
@@ -55,19 +55,13 @@ function sendError(ctx: KoaContext, status: number, message: string) {
   ctx.body = { error: { code: status, message } };
 }
 
-/** Compiles every route (throwing, with the route named, if one does not compile) and returns the middleware. */
 export function restMiddleware(options: RestOptions): Middleware {
-  const { schema, idPattern } = options;
-  const fragments = new Fragments(schema, options.modules);
+  const { idPattern } = options;
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
-  const definitions = options.modules.flatMap((module) => module.routes);
   // HEAD answers what GET would, without the body (Koa leaves it out and keeps Content-Length).
-  const methodsOf = (definition: RestModule['routes'][number]): HTTPMethod[] =>
-    definition.method === 'GET' ? ['GET', 'HEAD'] : [definition.method];
-  for (const definition of definitions) {
-    router.on(methodsOf(definition), definition.path, () => {}, compileRoute(schema, fragments, definition));
-  }
-  const methods = [...new Set(definitions.flatMap(methodsOf))];
+  const methodsOf = (definition: RouteDefinition): HTTPMethod[] => (definition.method === 'GET' ? ['GET', 'HEAD'] : [definition.method]);
+  for (const route of options.routes) router.on(methodsOf(route.definition), route.definition.path, () => {}, route);
+  const methods = [...new Set(options.routes.flatMap((route) => methodsOf(route.definition)))];
 
   async function variablesOf(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
     const variables: Record<string, unknown> = {};

@@ -14,7 +14,9 @@ export type OutputPlan =
 
 export interface ObjectPlan {
   kind: 'object';
-  fields: readonly { key: string; keepNull: boolean; plan: OutputPlan }[];
+  /** The GraphQL type, and each field's description and nullability: what the OpenAPI document says (openapi.ts). */
+  typeName: string;
+  fields: readonly { key: string; keepNull: boolean; nonNull: boolean; description?: string; plan: OutputPlan }[];
 }
 
 /** Response key under which abstract selections carry their concrete type, for the writer only (never written). */

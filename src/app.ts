@@ -5,10 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import cors from '@koa/cors';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import Koa from 'koa';
+import { compileRoutes } from '../rest/compile.js';
 import { restMiddleware } from '../rest/middleware.js';
+import { apiReference } from './api-reference.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Database } from './db/client.js';
 import { authenticate, type Clock, createContext, type Services, systemClock } from './kernel/context.js';
@@ -62,11 +65,29 @@ export function createApp(options: AppOptions): App {
     return createContext(services, viewer);
   };
 
+  // GraphiQL's page inlines all its assets (~9 MB, no CDN, so it works offline) and yoga renders it on every load:
+  // the last page is kept, by its options, already encoded.
+  let graphiqlPage = { options: '', body: Buffer.alloc(0) };
   const yoga = createYoga<{ koa: Koa.Context }>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
+    graphiql: {
+      title: 'Docs platform management API',
+      // The user pastes a token after "Bearer ": every query needs one, the schema's introspection too.
+      headers: '{"Authorization": "Bearer "}',
+      defaultQuery: '{\n  viewer { displayName email }\n  organizations { items { id title } }\n}\n',
+    },
+    renderGraphiQL: (graphiqlOptions) => {
+      const key = JSON.stringify(graphiqlOptions);
+      if (graphiqlPage.options !== key) {
+        // Yoga's page opens on its welcome comment, not on defaultQuery, unless given it as `query` (graphql-yoga#3979).
+        const page: GraphiQLOptions & { query?: string } = { ...graphiqlOptions, query: graphiqlOptions.defaultQuery };
+        graphiqlPage = { options: key, body: Buffer.from(renderGraphiQL(page)) };
+      }
+      return graphiqlPage.body;
+    },
     context: async ({ koa }) => contextOf(koa),
     // Depth, cost and aliases are bounded before execution (graphql-armor); introspection, which GraphiQL sends, is
     // exempt. Aliases matter here: each alias of a list is a list of its own, with its own statement.
@@ -79,6 +100,7 @@ export function createApp(options: AppOptions): App {
 
   const monitoring = createMonitoring(db);
   const rateLimits = createRateLimits(options.config, options.databaseUrl);
+  const routes = compileRoutes(schema, restModules);
   const koa = new Koa({ proxy: options.config.trustProxy });
   koa.use(monitoring.measure);
   const { corsOrigins } = options.config;
@@ -112,11 +134,11 @@ export function createApp(options: AppOptions): App {
     else ctx.state.log.info(line, 'request');
   });
   koa.use(monitoring.endpoints);
+  koa.use(apiReference(options.config, routes));
   koa.use(rateLimits.middleware);
   koa.use(
     restMiddleware({
-      schema,
-      modules: restModules,
+      routes,
       createContext: contextOf,
       idPattern: ID_PATTERN,
     }),

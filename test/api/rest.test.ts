@@ -231,15 +231,16 @@ function makeSchema() {
 describe('the generated JSON writer', () => {
   const plan: OutputPlan = {
     kind: 'object',
+    typeName: 'Sample',
     fields: [
-      { key: 'title', keepNull: false, plan: { kind: 'leaf', scalar: 'String' } },
-      { key: 'level', keepNull: true, plan: { kind: 'enum', rest: new Map([['in_collection', 'in-collection']]) } },
-      { key: 'count', keepNull: false, plan: { kind: 'leaf', scalar: 'Int' } },
-      { key: 'ratio', keepNull: false, plan: { kind: 'leaf', scalar: 'Float' } },
-      { key: 'ok', keepNull: false, plan: { kind: 'leaf', scalar: 'Boolean' } },
-      { key: 'rules', keepNull: false, plan: { kind: 'leaf', scalar: 'JSON' } },
-      { key: 'tags', keepNull: false, plan: { kind: 'list', of: { kind: 'leaf', scalar: 'ID' } } },
-      { key: 'with "quotes"', keepNull: false, plan: { kind: 'leaf', scalar: 'String' } },
+      { key: 'title', keepNull: false, nonNull: false, plan: { kind: 'leaf', scalar: 'String' } },
+      { key: 'level', keepNull: true, nonNull: false, plan: { kind: 'enum', rest: new Map([['in_collection', 'in-collection']]) } },
+      { key: 'count', keepNull: false, nonNull: false, plan: { kind: 'leaf', scalar: 'Int' } },
+      { key: 'ratio', keepNull: false, nonNull: false, plan: { kind: 'leaf', scalar: 'Float' } },
+      { key: 'ok', keepNull: false, nonNull: false, plan: { kind: 'leaf', scalar: 'Boolean' } },
+      { key: 'rules', keepNull: false, nonNull: false, plan: { kind: 'leaf', scalar: 'JSON' } },
+      { key: 'tags', keepNull: false, nonNull: false, plan: { kind: 'list', of: { kind: 'leaf', scalar: 'ID' } } },
+      { key: 'with "quotes"', keepNull: false, nonNull: false, plan: { kind: 'leaf', scalar: 'String' } },
     ],
   };
   const write = jsonWriter(plan);

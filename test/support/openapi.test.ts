@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectMatchesSpec, gitbookClient, operationExists, responseSchemaExists } from './openapi.js';
+import { expectMatchesDocument, gitbookClient, operationExists, responseSchemaExists } from './openapi.js';
 
 const collection = {
   object: 'collection',
@@ -11,29 +11,29 @@ const collection = {
   permissions: { view: true, admin: true, viewInviteLinks: true, create: true },
 };
 
-describe('expectMatchesSpec', () => {
+describe('expectMatchesDocument', () => {
   it('accepts a minimal valid Collection (0.202)', () => {
-    expect(() => expectMatchesSpec('0202', 'GET', '/collections/{collectionId}', 200, collection)).not.toThrow();
+    expect(() => expectMatchesDocument('0202', 'GET', '/collections/{collectionId}', 200, collection)).not.toThrow();
   });
 
   it('tolerates a /v1 prefix and lower-case methods', () => {
-    expect(() => expectMatchesSpec('0202', 'get', '/v1/collections/{collectionId}', 200, collection)).not.toThrow();
+    expect(() => expectMatchesDocument('0202', 'get', '/v1/collections/{collectionId}', 200, collection)).not.toThrow();
   });
 
   it('rejects a Collection without permissions and names the property', () => {
     const { permissions: _omitted, ...body } = collection;
-    expect(() => expectMatchesSpec('0202', 'GET', '/collections/{collectionId}', 200, body)).toThrow(/permissions/);
+    expect(() => expectMatchesDocument('0202', 'GET', '/collections/{collectionId}', 200, body)).toThrow(/permissions/);
   });
 
   it('rejects an unknown defaultLevel, pointing at the field and value', () => {
-    const check = () => expectMatchesSpec('0202', 'GET', '/collections/{collectionId}', 200, { ...collection, defaultLevel: 'bogus' });
+    const check = () => expectMatchesDocument('0202', 'GET', '/collections/{collectionId}', 200, { ...collection, defaultLevel: 'bogus' });
     expect(check).toThrow(/\/defaultLevel/);
     expect(check).toThrow(/"bogus"/);
   });
 
   it('checks formats (uri) and leaves unknown spec formats (emoji) permissive', () => {
     expect(() =>
-      expectMatchesSpec('0202', 'GET', '/collections/{collectionId}', 200, {
+      expectMatchesDocument('0202', 'GET', '/collections/{collectionId}', 200, {
         ...collection,
         urls: { ...collection.urls, app: 'not a uri' },
       }),
@@ -41,37 +41,39 @@ describe('expectMatchesSpec', () => {
   });
 
   it('accepts the error shape for a named error response ($ref to components/responses)', () => {
-    expect(() => expectMatchesSpec('0202', 'GET', '/orgs/{organizationId}', 404, { error: { code: 404, message: 'x' } })).not.toThrow();
-    expect(() => expectMatchesSpec('0202', 'GET', '/orgs/{organizationId}', 404, { error: { code: 400, message: 'x' } })).toThrow(
+    expect(() => expectMatchesDocument('0202', 'GET', '/orgs/{organizationId}', 404, { error: { code: 404, message: 'x' } })).not.toThrow();
+    expect(() => expectMatchesDocument('0202', 'GET', '/orgs/{organizationId}', 404, { error: { code: 400, message: 'x' } })).toThrow(
       /\/error\/code/,
     );
-    expect(() => expectMatchesSpec('0202', 'GET', '/orgs/{organizationId}', 404, { message: 'x' })).toThrow(/error/);
+    expect(() => expectMatchesDocument('0202', 'GET', '/orgs/{organizationId}', 404, { message: 'x' })).toThrow(/error/);
   });
 
   it('falls back to the `default` response when a status is not declared (0.91)', () => {
     expect(() =>
-      expectMatchesSpec('0091', 'GET', '/spaces/{spaceId}/custom-fields', 500, { error: { code: 500, message: 'boom' } }),
+      expectMatchesDocument('0091', 'GET', '/spaces/{spaceId}/custom-fields', 500, { error: { code: 500, message: 'boom' } }),
     ).not.toThrow();
   });
 
   it('honours OpenAPI 3.0 nullable in the 0.130 spec', () => {
     // 0.130's guest level is `{ type: 'string', nullable: true, enum: [null] }`: null only passes once nullable is honoured.
-    expect(() => expectMatchesSpec('0130', 'GET', '/collections/{collectionId}', 200, { ...collection, defaultLevel: null })).not.toThrow();
+    expect(() =>
+      expectMatchesDocument('0130', 'GET', '/collections/{collectionId}', 200, { ...collection, defaultLevel: null }),
+    ).not.toThrow();
   });
 
   it('compiles 0.130 schemas that put nullable next to a $ref (OrganizationBilling.endDate)', () => {
     // Plain Ajv refuses this schema ('"nullable" cannot be used without "type"'); the 3.0 rewrite makes it an anyOf.
-    expect(() => expectMatchesSpec('0130', 'GET', '/orgs/{organizationId}', 200, {})).toThrow(/must have required property 'id'/);
+    expect(() => expectMatchesDocument('0130', 'GET', '/orgs/{organizationId}', 200, {})).toThrow(/must have required property 'id'/);
   });
 
   it('expects no body for a response without content', () => {
-    expect(() => expectMatchesSpec('0202', 'DELETE', '/collections/{collectionId}', 205, undefined)).not.toThrow();
-    expect(() => expectMatchesSpec('0202', 'DELETE', '/collections/{collectionId}', 205, { a: 1 })).toThrow(/no body/);
+    expect(() => expectMatchesDocument('0202', 'DELETE', '/collections/{collectionId}', 205, undefined)).not.toThrow();
+    expect(() => expectMatchesDocument('0202', 'DELETE', '/collections/{collectionId}', 205, { a: 1 })).toThrow(/no body/);
   });
 
   it('fails clearly for an operation or status the spec lacks', () => {
-    expect(() => expectMatchesSpec('0202', 'POST', '/spaces/{spaceId}/transfer', 200, {})).toThrow(/no path/);
-    expect(() => expectMatchesSpec('0202', 'GET', '/collections/{collectionId}', 418, {})).toThrow(/declares no response 418/);
+    expect(() => expectMatchesDocument('0202', 'POST', '/spaces/{spaceId}/transfer', 200, {})).toThrow(/no path/);
+    expect(() => expectMatchesDocument('0202', 'GET', '/collections/{collectionId}', 418, {})).toThrow(/declares no response 418/);
   });
 });
 

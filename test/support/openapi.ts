@@ -1,5 +1,6 @@
 // Validation of response bodies against GitBook's published OpenAPI specs (the @gitbook/api packages installed side by
-// side as gitbook-api-0202, -0181, -0167, -0130, -0091), and the matching official client.
+// side as gitbook-api-0202, -0181, -0167, -0130, -0091) and against the service's own document, and the matching
+// official client.
 //
 // Each spec document is added once to an Ajv (JSON Schema 2020-12) instance under its own $id; a validator for one
 // operation/status is a `{ $ref: '<id>#/<pointer to the response schema>' }`, compiled lazily and cached.
@@ -33,9 +34,14 @@ import type { Api as Api0181 } from '../../node_modules/gitbook-api-0181/dist/cl
 // package, so GitBookAPI loses its inherited API groups (`orgs`, `spaces`, ...). client.d.ts is self-contained: take the
 // `Api` class (and, for callers, the model types) from it by path. Type-only imports: nothing is loaded at run time.
 import type { Api as Api0202 } from '../../node_modules/gitbook-api-0202/dist/client.js';
+import { compileRoutes } from '../../rest/compile.js';
+import { openApiDocument } from '../../rest/openapi.js';
+import { restModules, schema } from '../../src/schema.js';
 
 export type SpecVersion = '0202' | '0181' | '0167' | '0130' | '0091';
 export const specVersions: readonly SpecVersion[] = ['0202', '0181', '0167', '0130', '0091'];
+/** A GitBook spec, or `ours`: the document this service serves at /openapi.json (rest/openapi.ts). */
+export type DocumentName = SpecVersion | 'ours';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -61,7 +67,7 @@ interface LoadedSpec {
   ajv: Ajv2020;
 }
 
-const specs = new Map<SpecVersion, LoadedSpec>();
+const specs = new Map<DocumentName, LoadedSpec>();
 const validators = new Map<string, ValidateFunction | null>();
 
 function isObject(value: unknown): value is JsonObject {
@@ -110,11 +116,15 @@ function collectFormats(node: unknown, into: Set<string>): Set<string> {
   return into;
 }
 
-function loadSpec(version: SpecVersion): LoadedSpec {
+/** The service's own document, as GET /openapi.json serves it. */
+export const ourDocument = () => openApiDocument(compileRoutes(schema, restModules), { title: 'test', version: '0' });
+
+function loadSpec(version: DocumentName): LoadedSpec {
   const cached = specs.get(version);
   if (cached) return cached;
-  const file = require.resolve(`gitbook-api-${version}/spec/openapi.json`);
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as OpenAPIDocument;
+  const doc = (
+    version === 'ours' ? ourDocument() : JSON.parse(readFileSync(require.resolve(`gitbook-api-${version}/spec/openapi.json`), 'utf8'))
+  ) as OpenAPIDocument;
   if (doc.openapi.startsWith('3.0')) upgradeOpenAPI30(doc as unknown as Json);
 
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
@@ -155,7 +165,7 @@ type Located =
   | { kind: 'schema'; statusKey: string; pointer: string[] };
 
 /** Finds the response for a status: exact code, then `4XX`-style range, then `default`; follows response $refs. */
-function locate(version: SpecVersion, rawMethod: string, rawPath: string, status: number): Located {
+function locate(version: DocumentName, rawMethod: string, rawPath: string, status: number): Located {
   const { doc } = loadSpec(version);
   const { method, path } = normaliseArgs(rawMethod, rawPath);
   const pathItem = doc.paths[path];
@@ -188,7 +198,7 @@ function locate(version: SpecVersion, rawMethod: string, rawPath: string, status
   return { kind: 'schema', statusKey, pointer: [...pointer, 'content', mediaType, 'schema'] };
 }
 
-function validatorFor(version: SpecVersion, pointer: string[]): ValidateFunction {
+function validatorFor(version: DocumentName, pointer: string[]): ValidateFunction {
   const { id, ajv } = loadSpec(version);
   // JSON-pointer escape each segment, then percent-encode what a URI fragment may not hold (`{`, `}`, ...).
   const fragment = pointer.map((s) => encodeURIComponent(escapePointerSegment(s))).join('/');
@@ -253,12 +263,19 @@ function describeError(error: ErrorObject, body: unknown): string {
 
 /**
  * Asserts that `body` matches the application/json response schema of `method path` for `status` in GitBook's spec
- * `version`. `path` is the spec's templated path without `/v1` (`/spaces/{spaceId}`); a leading `/v1` is tolerated.
- * A declared response without content (204/205) expects no body (undefined, null or '').
+ * `version`, and in the service's own document. `path` is the spec's templated path without `/v1`
+ * (`/spaces/{spaceId}`); a leading `/v1` is tolerated. A declared response without content (204/205) expects no body
+ * (undefined, null or '').
  */
 export function expectMatchesSpec(version: SpecVersion, method: string, path: string, status: number, body: unknown): void {
+  expectMatchesDocument(version, method, path, status, body);
+  expectMatchesDocument('ours', method, path, status, body);
+}
+
+/** Asserts that `body` matches one document only (GitBook's spec `version`, or `ours`). */
+export function expectMatchesDocument(version: DocumentName, method: string, path: string, status: number, body: unknown): void {
   const located = locate(version, method, path, status);
-  const label = `${method.toUpperCase()} ${path} ${status} (GitBook spec ${version})`;
+  const label = `${method.toUpperCase()} ${path} ${status} (${version === 'ours' ? 'our /openapi.json' : `GitBook spec ${version}`})`;
   if (located.kind === 'missing') throw new AssertionError({ message: `Cannot validate ${label}: ${located.reason}` });
   if (located.kind === 'no-body') {
     if (body === undefined || body === null || body === '') return;
