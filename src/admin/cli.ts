@@ -7,6 +7,7 @@ import { loadConfig, loadEnvFile } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import { openDatabase } from '../db/open.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { backupDatabase, restoreDatabase } from './backup.js';
 import {
   addMember,
   createOrganization,
@@ -20,8 +21,13 @@ import {
 
 type Options = Record<string, string | undefined>;
 
-/** What a command does once its options are parsed: with the database, or (backup, restore) with its URL alone. */
-type Action = { prisma: (prisma: PrismaClient, options: Options) => Promise<unknown> };
+/**
+ * What a command does once its options are parsed: with a Prisma client on the migrated database, or (backup,
+ * restore) with the database's URL alone, migrated or not as the command itself decides.
+ */
+type Action =
+  | { prisma: (prisma: PrismaClient, options: Options) => Promise<unknown> }
+  | { url: (databaseUrl: string, options: Options) => Promise<unknown> };
 
 const ROLES = 'admin, create, review, edit, comment, read, guest';
 
@@ -39,7 +45,7 @@ function program(run: (action: Action, options: Options) => void): Command {
     .configureOutput({ outputError: () => {} });
   const command = (parent: Command, name: string, description: string) => parent.command(name).description(description);
   const action =
-    (prisma: Action['prisma']) =>
+    (prisma: (prisma: PrismaClient, options: Options) => Promise<unknown>) =>
     (options: Options): void =>
       run({ prisma }, options);
 
@@ -76,6 +82,12 @@ function program(run: (action: Action, options: Options) => void): Command {
   command(token, 'revoke', 'revoke an API token')
     .requiredOption('--id <id>', 'the token id (token list shows them)')
     .action(action((prisma, o) => revokeToken(prisma, { id: o.id! })));
+  command(cli, 'backup', 'write a consistent backup of the database to FILE (gzip), while the service runs')
+    .argument('<file>', 'where to write it; an existing file is never overwritten')
+    .action((file: string) => run({ url: (url) => backupDatabase(url, file) }, {}));
+  command(cli, 'restore', 'restore a backup into an empty database (a new DATA_DIR, or an empty DATABASE_URL database)')
+    .argument('<file>', 'a file written by backup, by this version of the service or an older one')
+    .action((file: string) => run({ url: (url) => restoreDatabase(url, file) }, {}));
   return cli;
 }
 
@@ -91,8 +103,9 @@ async function execute(action: Action, options: Options): Promise<unknown> {
   // Nothing but the JSON result may reach stdout.
   loadEnvFile();
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, { migrate: 'prisma' in action });
   try {
+    if ('url' in action) return await action.url(database.url, options);
     const db = connectDatabase(database.url, 2);
     try {
       return await action.prisma(db.prisma, options);

@@ -42,7 +42,8 @@ async function waitForServer(url: string, seconds: number): Promise<void> {
   }
 }
 
-export async function openDatabase(config: Config): Promise<OpenedDatabase> {
+/** The database of `config`, migrated unless `migrate` is false (a restore migrates to the backup's own version). */
+export async function openDatabase(config: Config, { migrate = true } = {}): Promise<OpenedDatabase> {
   let opened: OpenedDatabase;
   if (config.databaseUrl) {
     await waitForServer(config.databaseUrl, config.databaseWaitSeconds);
@@ -51,6 +52,7 @@ export async function openDatabase(config: Config): Promise<OpenedDatabase> {
     const cluster = await startEmbeddedPostgres(config.dataDir);
     opened = { url: cluster.url, embedded: true, stop: cluster.owned ? () => cluster.stop() : async () => {} };
   }
+  if (!migrate) return opened;
   try {
     await applyMigrations(opened.url);
   } catch (error) {

@@ -1,6 +1,9 @@
 // The admin commands (src/admin/commands.ts) against a real PostgreSQL, and the CLI (src/admin/cli.ts) as a process.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -331,6 +334,32 @@ describe('CLI process', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(errorLines(stderr)).toEqual(["error: required option '--owner <email>' not specified (usage: npm run -s admin -- help)"]);
+  }, 60_000);
+
+  it('backup writes the database to a file while it is in use, and restore brings it into an empty database', async () => {
+    const owner = await createUser(db.prisma, { email: email('saved') });
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'cli-backup-'));
+    const target = await createSharedTestDatabase();
+    try {
+      const file = path.join(directory, 'instance.backup.gz');
+      const backup = await cli('backup', file);
+      expect(backup.code).toBe(0);
+      expect(JSON.parse(backup.stdout)).toMatchObject({ object: 'backup', file, rows: expect.any(Number) });
+
+      const env = { ...process.env, DATABASE_URL: target.url };
+      const restore = await exec('npx', ['tsx', 'src/admin/cli.ts', 'restore', file], { cwd: root, env, timeout: 60_000 });
+      expect(JSON.parse(restore.stdout)).toMatchObject({ object: 'restore', rows: JSON.parse(backup.stdout).rows });
+      const restored = connectDatabase(target.url, 1);
+      try {
+        expect(await restored.prisma.user.findUnique({ where: { id: owner.id } })).toMatchObject({ email: owner.email });
+      } finally {
+        await restored.close();
+      }
+      expect(errorLines((await cli('backup', file)).stderr)).toEqual([`error: ${file} already exists; a backup never overwrites a file`]);
+    } finally {
+      await target.drop();
+      rmSync(directory, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('a mistyped command is a usage error that suggests the right one, on one line', async () => {
