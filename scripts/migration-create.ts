@@ -16,14 +16,27 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
 }
 
 const scratch = process.env.DATABASE_URL ? undefined : mkdtempSync(path.join(os.tmpdir(), 'migration-create-'));
-const cluster = scratch ? await startEmbeddedPostgres(scratch) : undefined;
-// A schema-engine panic surfaces as an uncaught exception from a WebAssembly callback: still stop the server.
-process.once('uncaughtException', async (error) => {
-  console.error(error.message);
-  await cluster?.stop();
+let cluster: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+
+/** Stops the scratch server and removes its directory, once, whichever way the script ends. */
+let cleanedUp = false;
+async function cleanUp(): Promise<void> {
+  if (cleanedUp) return;
+  cleanedUp = true;
+  await cluster?.stop().catch(() => {});
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+}
+
+async function fail(error: unknown): Promise<never> {
+  console.error(`migration:create failed: ${(error as Error).message ?? error}`);
+  await cleanUp();
   process.exit(1);
-});
+}
+
+// A schema-engine panic surfaces as an uncaught exception from a WebAssembly callback.
+process.once('uncaughtException', fail);
 try {
+  cluster = scratch ? await startEmbeddedPostgres(scratch) : undefined;
   const sql = await diffMigrationsToSchema(process.env.DATABASE_URL ?? cluster!.url, path.resolve('prisma/schema.prisma'));
   if (!sql) {
     console.log('prisma/schema.prisma already matches the migrations: nothing to create.');
@@ -34,7 +47,7 @@ try {
     writeFileSync(path.join(dir, 'migration.sql'), sql);
     console.log(`Created ${path.relative(process.cwd(), dir)}/migration.sql`);
   }
-} finally {
-  await cluster?.stop();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+} catch (error) {
+  await fail(error);
 }
+await cleanUp();

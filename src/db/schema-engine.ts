@@ -95,6 +95,16 @@ function poolConfigFromUrl(databaseUrl: string): PoolConfig {
   };
 }
 
+/**
+ * The SQL without its comments. The WebAssembly engine splits a migration into statements at every semicolon, those
+ * inside comments included, so a comment such as `-- shared by instances; see README` broke the shadow replay.
+ * Quoted text is kept as it is: string literals, quoted identifiers and dollar-quoted bodies.
+ */
+export function withoutComments(sql: string): string {
+  const token = /('(?:[^']|'')*'|"(?:[^"]|"")*"|(\$\w*\$)[\s\S]*?\2|--[^\n]*|\/\*[\s\S]*?\*\/)/g;
+  return sql.replace(token, (match) => (match.startsWith('--') || match.startsWith('/*') ? ' ' : match));
+}
+
 function migrationList(dir = migrationsDir) {
   return {
     baseDir: dir,
@@ -102,7 +112,7 @@ function migrationList(dir = migrationsDir) {
     shadowDbInitScript: '',
     migrationDirectories: readMigrations(dir).map((m) => ({
       path: m.name,
-      migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: m.sql } },
+      migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: withoutComments(m.sql) } },
     })),
   };
 }
