@@ -30,21 +30,30 @@ export interface ListPage<T> {
 export interface OrderColumn {
   column: string;
   type: 'float8' | 'int4' | 'text' | 'timestamptz';
+  /** What to order by instead of `t.<column>`: a nullable column made total, or a value of another table. */
+  expression?: Prisma.Sql;
 }
 
-export interface ListSource<Row extends { id: string }, Args = Record<string, unknown>> {
+export interface ListSource<Row extends object, Args = Record<string, unknown>> {
   /** The table; the subqueries alias it `t`. */
   table: string;
   /** The column holding the parent's key; absent for a root list, whose one parent is the viewer (`where` says how). */
   parentColumn?: string;
-  /** The keyset order, ascending; the last column must be unique. */
-  orderBy: readonly OrderColumn[];
+  /** The column that identifies a row within its parent's list (default `id`). */
+  idColumn?: string;
+  /** The keyset order, ascending unless `descending`; the last column must be unique within a parent's list. */
+  orderBy: readonly OrderColumn[] | ((args: Args) => readonly OrderColumn[]);
+  /** True when these arguments ask for the order reversed. */
+  descending?(args: Args): boolean;
   /** Condition on `t` for the rows the viewer may list with these arguments (deleted rows, visibility, filters). */
   where(ctx: Context, args: Args): Prisma.Sql;
   /** The page-token scope of one parent's list with these arguments: a token is valid only where it was issued. */
   scope(parentKey: string, args: Args): string;
-  /** The rows with these ids, with plugin-prisma's `query` for a selection that includes relations (in any order). */
-  fetch(ctx: Context, query: object, ids: string[]): Promise<Row[]>;
+  /**
+   * The rows with these ids, with plugin-prisma's `query` for a selection that includes relations (in any order).
+   * Absent for an item type that is not a Prisma object, whose rows the page statement always returns whole.
+   */
+  fetch?(ctx: Context, query: object, ids: string[]): Promise<Row[]>;
   /** Computed for every page's rows, one batch each, before any field reads them. */
   annotations?: readonly RowAnnotation<Row, unknown>[];
 }
@@ -67,7 +76,7 @@ function loaderKey(info: GraphQLResolveInfo): symbol {
 }
 
 /** One parent's page of the list; batched with every other parent of the same field in this request. */
-export function listPage<Row extends { id: string }, Args>(
+export function listPage<Row extends object, Args>(
   source: ListSource<Row, Args>,
   ctx: Context,
   info: GraphQLResolveInfo,
@@ -91,7 +100,7 @@ function decodeCursor(orderBy: readonly OrderColumn[], values: SortValue[]): Sor
 
 const sortValue = (value: unknown): SortValue => (value instanceof Date ? value.toISOString() : (value as SortValue));
 
-async function loadPages<Row extends { id: string }, Args>(
+async function loadPages<Row extends object, Args>(
   source: ListSource<Row, Args>,
   ctx: Context,
   info: GraphQLResolveInfo,
@@ -99,11 +108,14 @@ async function loadPages<Row extends { id: string }, Args>(
   args: Args & PageArgs,
 ): Promise<(ListPage<Row> | Error)[]> {
   const take = parseLimit(args.limit);
+  const orderBy = typeof source.orderBy === 'function' ? source.orderBy(args) : source.orderBy;
+  const descending = source.descending?.(args) ?? false;
+  const idColumn = source.idColumn ?? 'id';
   // A page token belongs to one parent's list: under any other parent it is an error.
   const cursors = new Map<string, SortValue[] | Error>();
   for (const parent of parentKeys) {
     try {
-      cursors.set(parent, args.page ? decodeCursor(source.orderBy, ctx.pageTokens.decode(source.scope(parent, args), args.page)) : []);
+      cursors.set(parent, args.page ? decodeCursor(orderBy, ctx.pageTokens.decode(source.scope(parent, args), args.page)) : []);
     } catch (error) {
       cursors.set(parent, error as Error);
     }
@@ -112,19 +124,29 @@ async function loadPages<Row extends { id: string }, Args>(
   const cursor = valid.length ? (cursors.get(valid[0]) as SortValue[]) : [];
 
   const table = Prisma.raw(`"${source.table}"`);
-  const orderList = Prisma.join(source.orderBy.map((c) => Prisma.raw(`t."${c.column}"`)));
+  const orderValues = orderBy.map((c) => c.expression ?? Prisma.raw(`t."${c.column}"`));
+  const orderList = Prisma.join(orderValues);
+  const direction = Prisma.raw(descending ? ' DESC' : '');
+  const orderClause = Prisma.join(
+    orderValues.map((value) => Prisma.sql`${value}${direction}`),
+    ', ',
+  );
+  // The page and the order both read the order values by these names (the subquery's columns outside it).
+  const orderNames = orderBy.map((_, i) => Prisma.raw(`"__order${i}"`));
   const after = cursor.length
-    ? Prisma.sql`AND (${orderList}) > (${Prisma.join(cursor.map((value, i) => Prisma.sql`${value}::${Prisma.raw(source.orderBy[i].type)}`))})`
+    ? Prisma.sql`AND (${orderList}) ${Prisma.raw(descending ? '<' : '>')} (${Prisma.join(cursor.map((value, i) => Prisma.sql`${value}::${Prisma.raw(orderBy[i].type)}`))})`
     : Prisma.empty;
   const where = source.where(ctx, args);
   const ofParent = source.parentColumn ? Prisma.sql`t.${Prisma.raw(`"${source.parentColumn}"`)} = p.parent` : Prisma.sql`TRUE`;
   // Without relations in the selection, the page statement returns the rows themselves (all the table's columns,
   // which are the model's fields: see rows.ts); otherwise their ids and order columns, for Prisma to read.
-  const query = queryFromInfo({ context: ctx, info, path: ['items'] });
+  // A list of plain objects (no fetch) is always read whole: plugin-prisma knows nothing of its item type.
+  const query = source.fetch ? queryFromInfo({ context: ctx, info, path: ['items'] }) : {};
   const whole = !needsPrisma(query);
-  const columns = whole
-    ? Prisma.sql`t.*`
-    : Prisma.join([Prisma.sql`t.id`, ...source.orderBy.filter((c) => c.column !== 'id').map((c) => Prisma.raw(`t."${c.column}"`))]);
+  const columns = Prisma.join([
+    whole ? Prisma.sql`t.*` : Prisma.raw(`t."${idColumn}"`),
+    ...orderValues.map((value, i) => Prisma.sql`${value} AS ${orderNames[i]}`),
+  ]);
   // One round trip: per parent its total, and its page (LIMIT n+1 tells whether a next page exists), in order. A parent
   // with an empty page still yields one row, with its total and a null id. The bookkeeping columns come last.
   const found = valid.length
@@ -132,43 +154,44 @@ async function loadPages<Row extends { id: string }, Args>(
       SELECT t.*, p.parent AS "__parent", c.total AS "__total" FROM unnest(${valid}::text[]) WITH ORDINALITY AS p(parent, n)
       CROSS JOIN LATERAL (SELECT count(*)::int AS total FROM ${table} t WHERE ${ofParent} AND ${where}) c
       LEFT JOIN LATERAL (
-        SELECT ${columns} FROM ${table} t WHERE ${ofParent} AND ${where} ${after} ORDER BY ${orderList} LIMIT ${take + 1}
+        SELECT ${columns} FROM ${table} t WHERE ${ofParent} AND ${where} ${after} ORDER BY ${orderClause} LIMIT ${take + 1}
       ) t ON TRUE
-      ORDER BY p.n, ${orderList}`)
+      ORDER BY p.n, ${Prisma.join(
+        orderNames.map((name) => Prisma.sql`${name}${direction}`),
+        ', ',
+      )}`)
     : [];
   const totals = new Map<string, number>();
   const pageOf = new Map<string, Record<string, unknown>[]>();
+  const cursorOf = new Map<Record<string, unknown>, SortValue[]>();
   for (const row of found) {
     const parent = row.__parent as string;
     totals.set(parent, row.__total as number);
     // Removed in reverse order of addition, so that the row keeps the shape of a model row.
     delete row.__total;
     delete row.__parent;
-    if (row.id === null) continue;
+    if (row[idColumn] === null) continue;
+    cursorOf.set(
+      row,
+      orderBy.map((_, i) => sortValue(row[`__order${i}`])),
+    );
+    for (const i of orderBy.keys()) delete row[`__order${i}`];
     const list = pageOf.get(parent);
     if (list) list.push(row);
     else pageOf.set(parent, [row]);
   }
   const pageRows = [...pageOf.values()].flat();
-  const ids = pageRows.map((row) => row.id as string);
-  const rows = whole ? (pageRows as Row[]) : ids.length ? await source.fetch(ctx, query, ids) : [];
+  const ids = pageRows.map((row) => row[idColumn] as string);
+  const rows = whole ? (pageRows as Row[]) : ids.length ? await source.fetch!(ctx, query, ids) : [];
   await Promise.all((source.annotations ?? []).map((annotation) => annotation.annotate(ctx, rows)));
-  const byId = whole ? undefined : new Map(rows.map((row) => [row.id, row]));
+  const byId = whole ? undefined : new Map(rows.map((row) => [(row as Record<string, unknown>)[idColumn] as string, row]));
   return parentKeys.map((parent) => {
     const problem = cursors.get(parent);
     if (problem instanceof Error) return problem;
     const mine = pageOf.get(parent) ?? [];
-    const items = mine.slice(0, take).flatMap((r) => (byId ? (byId.get(r.id as string) ?? []) : [r as Row]));
+    const items = mine.slice(0, take).flatMap((r) => (byId ? (byId.get(r[idColumn] as string) ?? []) : [r as Row]));
     const last = mine[take - 1];
-    const next =
-      mine.length > take && last
-        ? {
-            page: ctx.pageTokens.encode(
-              source.scope(parent, args),
-              source.orderBy.map((c) => sortValue(last[c.column])),
-            ),
-          }
-        : undefined;
+    const next = mine.length > take && last ? { page: ctx.pageTokens.encode(source.scope(parent, args), cursorOf.get(last)!) } : undefined;
     return { items, next, count: totals.get(parent) ?? 0 };
   });
 }

@@ -19,6 +19,10 @@ const budgets: Record<string, number> = {
   'GET /v1/orgs/:organizationId': 3,
   'PATCH /v1/orgs/:organizationId': 4,
   'GET /v1/email-domains/:emailDomain/orgs': 4,
+  'GET /v1/orgs/:organizationId/members': 5,
+  'GET /v1/orgs/:organizationId/members/:userId': 5,
+  'PATCH /v1/orgs/:organizationId/members/:userId': 9,
+  'DELETE /v1/orgs/:organizationId/members/:userId': 7,
   'GET /v1/collections/:collectionId': 3,
   'PATCH /v1/collections/:collectionId': 7,
   'DELETE /v1/collections/:collectionId': 10,
@@ -78,6 +82,7 @@ beforeAll(async () => {
   await space('Luggage', (await collection('Travelling child', travellingCollection.id)).id);
 
   const colleague = await buildMember(t.prisma, { organizationId });
+  const leaver = await buildMember(t.prisma, { organizationId });
   calls = {
     'GET /v1/': { path: '/v1/' },
     'GET /v1/user': { path: '/v1/user' },
@@ -86,6 +91,13 @@ beforeAll(async () => {
     'GET /v1/orgs/:organizationId': { path: `/v1/orgs/${organizationId}` },
     'PATCH /v1/orgs/:organizationId': { path: `/v1/orgs/${organizationId}`, body: { title: 'Budget, renamed' } },
     'GET /v1/email-domains/:emailDomain/orgs': { path: `/v1/email-domains/${emailDomain}/orgs` },
+    'GET /v1/orgs/:organizationId/members': { path: `/v1/orgs/${organizationId}/members` },
+    'GET /v1/orgs/:organizationId/members/:userId': { path: `/v1/orgs/${organizationId}/members/${colleague.userId}` },
+    'PATCH /v1/orgs/:organizationId/members/:userId': {
+      path: `/v1/orgs/${organizationId}/members/${colleague.userId}`,
+      body: { role: 'edit' },
+    },
+    'DELETE /v1/orgs/:organizationId/members/:userId': { path: `/v1/orgs/${organizationId}/members/${leaver.userId}` },
     'GET /v1/collections/:collectionId': { path: `/v1/collections/${shelf.id}` },
     'PATCH /v1/collections/:collectionId': { path: `/v1/collections/${shelf.id}`, body: { title: 'Shelf, renamed' } },
     'DELETE /v1/collections/:collectionId': { path: `/v1/collections/${doomedCollection.id}` },

@@ -1,0 +1,33 @@
+// Changing a member's role (PATCH /v1/orgs/{organizationId}/members/{userId}) and removing a member.
+import { builder } from '../kernel/builder.js';
+import { MemberRoleEnum } from '../kernel/enums.js';
+import { removeMember, updateMember } from './service.js';
+import { Member, memberOf } from './types.js';
+
+export const UpdateMemberInput = builder.inputType('UpdateMemberInput', {
+  fields: (t) => ({
+    role: t.field({ type: MemberRoleEnum, description: 'The new role; null makes the member a guest.' }),
+  }),
+});
+
+const memberKey = builder.args((t) => ({ organizationId: t.id({ required: true }), userId: t.id({ required: true }) }));
+
+builder.mutationFields((t) => ({
+  updateMember: t.field({
+    type: Member,
+    description: 'Changes a member’s role. Admins only; the last admin keeps their role.',
+    args: { ...memberKey, input: t.arg({ type: UpdateMemberInput, required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await updateMember(ctx, args.organizationId, args.userId, args.input.role);
+      return memberOf(ctx, args.organizationId, args.userId);
+    },
+  }),
+  removeMember: t.boolean({
+    description: 'Removes a member, with their team memberships and grants in the organization. Admins, or the member themselves.',
+    args: memberKey,
+    resolve: async (_root, args, ctx) => {
+      await removeMember(ctx, args.organizationId, args.userId);
+      return true;
+    },
+  }),
+}));

@@ -1,0 +1,27 @@
+// REST endpoints of organization members, and the REST shape of a Member.
+import { type RestModule, route } from '../../rest/route.js';
+
+export const memberRest: RestModule = {
+  fragments: {
+    Member: 'object id role @keepNull user disabled joinedAt lastSeenAt sso spaces teams sites',
+  },
+  routes: [
+    route('GET /v1/orgs/:organizationId/members', 'listMembersInOrganizationById', 'organization(id: $organizationId).members'),
+    route(
+      'GET /v1/orgs/:organizationId/members/:userId',
+      'getMemberInOrganizationById',
+      'organization(id: $organizationId).member(userId: $userId)',
+    ),
+    route(
+      'PATCH /v1/orgs/:organizationId/members/:userId',
+      'updateMemberInOrganizationById',
+      'updateMember(organizationId: $organizationId, userId: $userId, input: $body)',
+    ),
+    route(
+      'DELETE /v1/orgs/:organizationId/members/:userId',
+      'removeMemberFromOrganizationById',
+      'removeMember(organizationId: $organizationId, userId: $userId)',
+      { status: 204 },
+    ),
+  ],
+};

@@ -1,0 +1,46 @@
+// Changing and ending memberships, with the organization's invariants: it keeps at least one admin, and roles are
+// given by admins only (so nobody raises their own).
+import type { Prisma } from '../generated/prisma/client.js';
+import type { MemberRole } from '../generated/prisma/enums.js';
+import { authorize, organizations } from '../kernel/authorize.js';
+import type { Context } from '../kernel/context.js';
+import { conflict } from '../kernel/errors.js';
+import { memberOf } from './types.js';
+
+type Transaction = Prisma.TransactionClient;
+
+/**
+ * Locks the organization's memberships for the rest of the transaction and refuses the change when it would leave no
+ * enabled admin. Two admins demoting each other at once are serialised here: the second sees the first's change.
+ */
+async function keepAnAdmin(tx: Transaction, organizationId: string, userId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM "Organization" WHERE id = ${organizationId} FOR UPDATE`;
+  const [{ others }] = await tx.$queryRaw<{ others: number }[]>`
+    SELECT count(*)::int AS others FROM "Member"
+     WHERE "organizationId" = ${organizationId} AND role = 'admin' AND NOT disabled AND "userId" <> ${userId}`;
+  if (others === 0) throw conflict('An organization keeps at least one admin: make another member admin first.');
+}
+
+export async function updateMember(ctx: Context, organizationId: string, userId: string, role: MemberRole | null | undefined) {
+  await authorize(ctx, organizations, organizationId, 'admin');
+  const member = await memberOf(ctx, organizationId, userId);
+  if (role === undefined || role === member.role) return;
+  await ctx.prisma.$transaction(async (tx) => {
+    if (member.role === 'admin') await keepAnAdmin(tx, organizationId, userId);
+    await tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role }, select: { role: true } });
+  });
+}
+
+/**
+ * Removes a member (an admin removes anyone; a member may leave), with their team memberships (by cascade) and the
+ * content grants made to them in this organization, in one transaction.
+ */
+export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<void> {
+  await authorize(ctx, organizations, organizationId, userId === ctx.viewer.userId ? 'view' : 'admin');
+  const member = await memberOf(ctx, organizationId, userId);
+  await ctx.prisma.$transaction(async (tx) => {
+    if (member.role === 'admin') await keepAnAdmin(tx, organizationId, userId);
+    await tx.contentGrant.deleteMany({ where: { organizationId, userId } });
+    await tx.member.delete({ where: { organizationId_userId: { organizationId, userId } }, select: { userId: true } });
+  });
+}
