@@ -6,12 +6,13 @@ import { builder } from './kernel/builder.js';
 import { memberRest } from './members/index.js';
 import { organizationRest } from './organizations/index.js';
 import { spaceRest } from './spaces/index.js';
+import { teamRest } from './teams/index.js';
 import { userRest } from './users/index.js';
 
 // Unsorted: field order is declaration order, which is the order REST writes fields it selects by default (urls, permissions).
 export const schema = builder.toSchema({ sortSchema: false });
 
-export const restModules = [aboutRest, userRest, organizationRest, memberRest, collectionRest, spaceRest];
+export const restModules = [aboutRest, userRest, organizationRest, memberRest, teamRest, collectionRest, spaceRest];
 
 /** schema.graphql, as committed at the top of the repository. */
 export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;

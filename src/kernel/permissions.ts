@@ -47,6 +47,9 @@ export const policies = {
   collection: { view: 'read', admin: 'create', viewInviteLinks: 'create', create: 'create' },
   /** A user is seen by themselves and by the members of the organizations they belong to. */
   user: { view: 'guest' },
+  /** A team is managed (renamed, its members changed) by the organization's admins and by the team's owners. */
+  team: { view: 'read', admin: 'admin' },
+  teamMember: { view: 'read' },
   space: {
     view: 'read',
     access: 'read',
@@ -75,6 +78,12 @@ export function permissionsOf<P extends Policy>(policy: P, level: Level): Record
 export function organizationLevel(member: Membership | undefined): Level {
   if (!member) return null;
   return member.role ?? 'guest';
+}
+
+/** The level on a team: its owners manage it whatever their organization role; otherwise the organization level. */
+export function teamLevel(member: Membership | undefined, ownsTeam: boolean): Level {
+  if (!member) return null;
+  return ownsTeam ? 'admin' : organizationLevel(member);
 }
 
 /** The level a membership gives on a collection or space with this effective level. */

@@ -3,7 +3,7 @@ import { type RestModule, route } from '../../rest/route.js';
 
 export const memberRest: RestModule = {
   fragments: {
-    Member: 'object id role @keepNull user disabled joinedAt lastSeenAt sso spaces teams sites',
+    Member: 'object id role @keepNull user disabled joinedAt lastSeenAt sso spaces: spaceCount teams: teamCount sites: siteCount',
   },
   routes: [
     route('GET /v1/orgs/:organizationId/members', 'listMembersInOrganizationById', 'organization(id: $organizationId).members'),

@@ -64,15 +64,15 @@ export const Member = builder.objectRef<MemberRow>('Member').implement({
     joinedAt: t.field({ type: 'DateTime', resolve: (member) => member.joinedAt }),
     lastSeenAt: t.field({ type: 'DateTime', nullable: true, resolve: (member) => member.lastSeenAt }),
     sso: t.boolean({ description: 'Whether the member signs in through the organization’s SSO.', resolve: (member) => member.sso }),
-    spaces: t.int({
+    spaceCount: t.int({
       description: 'Spaces granted to the member, directly or through their teams.',
       resolve: async (member, _args, ctx) => (await memberCounts.of(ctx, member)).spaces,
     }),
-    teams: t.int({
+    teamCount: t.int({
       description: 'Teams the member belongs to.',
       resolve: async (member, _args, ctx) => (await memberCounts.of(ctx, member)).teams,
     }),
-    sites: t.int({
+    siteCount: t.int({
       description: 'Sites shared with the member. Sites arrive with their own domain; until then no site can be shared, so 0.',
       resolve: () => 0,
     }),

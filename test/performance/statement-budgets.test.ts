@@ -23,6 +23,15 @@ const budgets: Record<string, number> = {
   'GET /v1/orgs/:organizationId/members/:userId': 5,
   'PATCH /v1/orgs/:organizationId/members/:userId': 9,
   'DELETE /v1/orgs/:organizationId/members/:userId': 7,
+  'GET /v1/orgs/:organizationId/teams': 5,
+  'PUT /v1/orgs/:organizationId/teams': 10,
+  'GET /v1/orgs/:organizationId/teams/:teamId': 5,
+  'PATCH /v1/orgs/:organizationId/teams/:teamId': 6,
+  'DELETE /v1/orgs/:organizationId/teams/:teamId': 5,
+  'GET /v1/orgs/:organizationId/teams/:teamId/members': 8,
+  'PUT /v1/orgs/:organizationId/teams/:teamId/members': 10,
+  'PUT /v1/orgs/:organizationId/teams/:teamId/members/:userId': 6,
+  'DELETE /v1/orgs/:organizationId/teams/:teamId/members/:userId': 5,
   'GET /v1/collections/:collectionId': 3,
   'PATCH /v1/collections/:collectionId': 7,
   'DELETE /v1/collections/:collectionId': 10,
@@ -83,6 +92,12 @@ beforeAll(async () => {
 
   const colleague = await buildMember(t.prisma, { organizationId });
   const leaver = await buildMember(t.prisma, { organizationId });
+  const team = (await t.prisma.team.create({ data: { id: 'budgetTeam0000000001', organizationId, title: 'Team' } })).id;
+  const doomedTeam = (await t.prisma.team.create({ data: { id: 'budgetTeam0000000002', organizationId, title: 'Doomed' } })).id;
+  await t.prisma.teamMember.createMany({
+    data: [colleague, leaver].map((person) => ({ teamId: team, organizationId, userId: person.userId })),
+  });
+  const teamPath = `/v1/orgs/${organizationId}/teams/${team}`;
   calls = {
     'GET /v1/': { path: '/v1/' },
     'GET /v1/user': { path: '/v1/user' },
@@ -98,6 +113,24 @@ beforeAll(async () => {
       body: { role: 'edit' },
     },
     'DELETE /v1/orgs/:organizationId/members/:userId': { path: `/v1/orgs/${organizationId}/members/${leaver.userId}` },
+    'GET /v1/orgs/:organizationId/teams': { path: `/v1/orgs/${organizationId}/teams` },
+    'PUT /v1/orgs/:organizationId/teams': {
+      path: `/v1/orgs/${organizationId}/teams`,
+      body: { title: 'New team', members: [colleague.userId] },
+    },
+    'GET /v1/orgs/:organizationId/teams/:teamId': { path: teamPath },
+    'PATCH /v1/orgs/:organizationId/teams/:teamId': { path: teamPath, body: { title: 'Team, renamed' } },
+    'DELETE /v1/orgs/:organizationId/teams/:teamId': { path: `/v1/orgs/${organizationId}/teams/${doomedTeam}` },
+    'GET /v1/orgs/:organizationId/teams/:teamId/members': { path: `${teamPath}/members` },
+    'PUT /v1/orgs/:organizationId/teams/:teamId/members': {
+      path: `${teamPath}/members`,
+      body: { add: [admin.userId], memberships: { [colleague.userId]: { role: 'owner' } } },
+    },
+    'PUT /v1/orgs/:organizationId/teams/:teamId/members/:userId': {
+      path: `${teamPath}/members/${colleague.userId}`,
+      body: { role: 'member' },
+    },
+    'DELETE /v1/orgs/:organizationId/teams/:teamId/members/:userId': { path: `${teamPath}/members/${colleague.userId}` },
     'GET /v1/collections/:collectionId': { path: `/v1/collections/${shelf.id}` },
     'PATCH /v1/collections/:collectionId': { path: `/v1/collections/${shelf.id}`, body: { title: 'Shelf, renamed' } },
     'DELETE /v1/collections/:collectionId': { path: `/v1/collections/${doomedCollection.id}` },

@@ -1,0 +1,188 @@
+// The Team type, the team-member item, and the lists of an organization's teams, a team's members and a member's teams.
+import { z } from 'zod';
+import type { Member as MemberRow, TeamMember as TeamMemberRow, Team as TeamRow } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { TeamRole } from '../generated/prisma/enums.js';
+import { rowAnnotation } from '../kernel/annotations.js';
+import { authorize, organizations, type Resource } from '../kernel/authorize.js';
+import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
+import { type Context, loaderFor } from '../kernel/context.js';
+import { notFound } from '../kernel/errors.js';
+import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { type Level, permissionsOf, policies, teamLevel } from '../kernel/permissions.js';
+import { Member } from '../members/types.js';
+import { Organization } from '../organizations/types.js';
+
+export const TeamRoleEnum = prismaEnum('TeamRole', TeamRole, 'owner: manages the team’s members; member: belongs to it.');
+
+/** The viewer's level on teams: the organization's, or admin on the teams they own. One statement per batch. */
+const teamLevels = rowAnnotation<TeamRow, Level>('team level', async (ctx, rows) => {
+  const owned = await ctx.sql<{ teamId: string }>(Prisma.sql`
+    SELECT "teamId" FROM "TeamMember"
+     WHERE "userId" = ${ctx.viewer.userId} AND role = 'owner' AND "teamId" = ANY(${rows.map((row) => row.id)}::text[])`);
+  const owns = new Set(owned.map((row) => row.teamId));
+  const members = await ctx.membership.loadMany(rows.map((row) => row.organizationId));
+  return rows.map((row, i) => {
+    const member = members[i];
+    return teamLevel(member instanceof Error ? undefined : member, owns.has(row.id));
+  });
+});
+
+export const teams: Resource<TeamRow, typeof policies.team> = {
+  kind: 'Team',
+  policy: policies.team,
+  load: async (ctx, id) => (await ctx.sql<TeamRow>(Prisma.sql`SELECT * FROM "Team" WHERE id = ${id}`))[0] ?? null,
+  level: teamLevels,
+};
+
+/** A team of the organization in the path: one of another organization is not found, like one that does not exist. */
+export async function teamIn(ctx: Context, organizationId: string, teamId: string, action: keyof typeof policies.team) {
+  const { row } = await authorize(ctx, teams, teamId, action);
+  if (row.organizationId !== organizationId) throw notFound('Team');
+  return row;
+}
+
+/** Members of each team, and spaces granted to it: one statement per page. */
+const teamCounts = rowAnnotation<TeamRow, { members: number; spaces: number }>('team counts', async (ctx, rows) => {
+  const ids = rows.map((row) => row.id);
+  const counts = await ctx.sql<{ id: string; members: number; spaces: number }>(Prisma.sql`
+    SELECT t.id,
+      (SELECT count(*)::int FROM "TeamMember" tm WHERE tm."teamId" = t.id) AS members,
+      (SELECT count(DISTINCT g."spaceId")::int FROM "ContentGrant" g WHERE g."teamId" = t.id AND g."spaceId" IS NOT NULL) AS spaces
+    FROM unnest(${ids}::text[]) AS t(id)`);
+  const byId = new Map(counts.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? { members: 0, spaces: 0 });
+});
+
+const TeamPermissions = permissionsType('TeamPermissions', policies.team);
+
+export const Team = builder.objectRef<TeamRow>('Team').implement({
+  description: 'A group of an organization’s members, who can be given access to content together.',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'team' }),
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    memberCount: t.int({
+      description: 'Members of the team.',
+      resolve: async (team, _args, ctx) => (await teamCounts.of(ctx, team)).members,
+    }),
+    spaceCount: t.int({
+      description: 'Spaces the team has been granted access to.',
+      resolve: async (team, _args, ctx) => (await teamCounts.of(ctx, team)).spaces,
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    permissions: t.field({ type: TeamPermissions, resolve: (team, _args, ctx) => permissionsFor(policies.team, teamLevels.of(ctx, team)) }),
+  }),
+});
+export const TeamList = listOf('Team', Team);
+
+const TeamMembership = builder.objectRef<{ role: TeamMemberRow['role'] }>('TeamMembership').implement({
+  description: 'A user’s standing in a team.',
+  fields: (t) => ({ role: t.field({ type: TeamRoleEnum, resolve: (membership) => membership.role }) }),
+});
+const TeamMemberPermissions = permissionsType('TeamMemberPermissions', policies.teamMember);
+
+const memberLoader = Symbol('members by organization and user');
+
+export const TeamMember = builder.objectRef<TeamMemberRow>('TeamMember').implement({
+  description: 'A member of a team, with their membership of the organization.',
+  fields: (t) => ({
+    organization: t.field({
+      type: Member,
+      description: 'The member, as a member of the organization.',
+      // Every member of a page in one statement.
+      resolve: async (row, _args, ctx) => {
+        const member = await loaderFor<string, MemberRow | undefined>(ctx, memberLoader, async (keys) => {
+          const pairs = keys.map((key) => key.split(':'));
+          const rows = await ctx.sql<MemberRow>(Prisma.sql`
+            SELECT m.* FROM "Member" m JOIN unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[]) AS k(org, usr)
+              ON m."organizationId" = k.org AND m."userId" = k.usr`);
+          const byKey = new Map(rows.map((m) => [`${m.organizationId}:${m.userId}`, m]));
+          return keys.map((key) => byKey.get(key));
+        }).load(`${row.organizationId}:${row.userId}`);
+        if (!member) throw notFound('Member');
+        return member;
+      },
+    }),
+    team: t.field({ type: TeamMembership, resolve: (row) => ({ role: row.role }) }),
+    // Whoever can list a team's members can see each of them.
+    permissions: t.field({ type: TeamMemberPermissions, resolve: () => permissionsOf(policies.teamMember, 'read') }),
+  }),
+});
+export const TeamMemberList = listOf('TeamMember', TeamMember);
+
+/** `_`, `%` and `\` are LIKE's own characters: a search for them finds them. */
+export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const byTitle = [
+  { column: 'title', type: 'text', expression: Prisma.sql`lower(t.title)` },
+  { column: 'id', type: 'text' },
+] as const;
+
+interface TeamListArgs {
+  title?: string | null;
+  owner?: string | null;
+}
+
+const titleFilter = (title: string | null | undefined) => (title ? Prisma.sql`AND t.title ILIKE ${containing(title)}` : Prisma.empty);
+
+const organizationTeams: ListSource<TeamRow, TeamListArgs> = {
+  table: 'Team',
+  parentColumn: 'organizationId',
+  orderBy: byTitle,
+  // `owner`: the teams that member can manage: all of them for an admin of the organization, else those they own.
+  where: (_ctx, args) =>
+    Prisma.sql`TRUE ${titleFilter(args.title)} ${
+      args.owner
+        ? Prisma.sql`AND (EXISTS (SELECT 1 FROM "TeamMember" tm WHERE tm."teamId" = t.id AND tm."userId" = ${args.owner} AND tm.role = 'owner')
+            OR EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = t."organizationId" AND m."userId" = ${args.owner}
+                        AND m.role = 'admin' AND NOT m.disabled))`
+        : Prisma.empty
+    }`,
+  scope: (organizationId, args) => `teams:${organizationId}:${args.title ?? ''}:${args.owner ?? ''}`,
+  annotations: [teamLevels, teamCounts],
+};
+
+const teamMembers: ListSource<TeamMemberRow> = {
+  table: 'TeamMember',
+  parentColumn: 'teamId',
+  idColumn: 'userId',
+  orderBy: [
+    { column: 'createdAt', type: 'timestamptz' },
+    { column: 'userId', type: 'text' },
+  ],
+  where: () => Prisma.sql`TRUE`,
+  scope: (teamId) => `team-members:${teamId}`,
+};
+
+builder.objectFields(Organization, (t) => ({
+  teams: t.field({
+    type: TeamList,
+    description: 'Teams of the organization, by title.',
+    args: {
+      ...listArgs,
+      title: t.arg.string({ description: 'Only teams whose title contains this text, case-insensitively.', validate: z.string().max(64) }),
+      owner: t.arg.id({ description: 'A member’s user id: only the teams they can manage.' }),
+    },
+    ...readsParentKeyOnly,
+    resolve: async (org, args, ctx, info) => {
+      await authorize(ctx, organizations, org.id, 'listTeams');
+      return listPage(organizationTeams, ctx, info, org.id, args);
+    },
+  }),
+  team: t.field({
+    type: Team,
+    args: { teamId: t.arg.id({ required: true }) },
+    ...readsParentKeyOnly,
+    resolve: (org, args, ctx) => teamIn(ctx, org.id, args.teamId, 'view'),
+  }),
+}));
+
+builder.objectField(Team, 'members', (t) =>
+  t.field({
+    type: TeamMemberList,
+    description: 'Members of the team, in the order they joined it.',
+    args: listArgs,
+    resolve: (team, args, ctx, info) => listPage(teamMembers, ctx, info, team.id, args),
+  }),
+);
