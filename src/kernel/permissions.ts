@@ -7,7 +7,8 @@
 // - A collection or space has a defaultLevel: a role, `inherit` (parent collection, then the organization), or null
 //   (no default access). effectiveLevel stores it with `inherit` resolved up the tree.
 // - A member's level on content: admin role -> admin; guest -> none; otherwise their role capped by the content's
-//   effective level (`inherit` all the way up: their role; null: none).
+//   effective level (`inherit` all the way up: their role; null: none). Grants raise it: the highest role granted to
+//   the member, or to a team of theirs, on the content or on a collection above it (guests included, uncapped).
 // - Content is administered (settings, move, delete, transfer) from level `create` up, as GitBook's creators do.
 // - A caller who is not a member of an organization cannot see anything in it: 404, never 403.
 import { Prisma } from '../generated/prisma/client.js';
@@ -21,6 +22,8 @@ export type GrantedLevel = Exclude<Level, null>;
 /** The caller's membership in one organization; undefined when not a member. */
 export interface Membership {
   role: Role | null;
+  /** Whether any content of the organization is granted to them or to one of their teams. */
+  granted: boolean;
 }
 
 const RANK: Record<GrantedLevel, number> = { guest: 0, read: 1, comment: 2, edit: 3, review: 4, create: 5, admin: 6 };
@@ -86,24 +89,49 @@ export function teamLevel(member: Membership | undefined, ownsTeam: boolean): Le
   return ownsTeam ? 'admin' : organizationLevel(member);
 }
 
-/** The level a membership gives on a collection or space with this effective level. */
-export function contentLevel(member: Membership | undefined, effectiveLevel: ContentLevel | null): Level {
-  if (!member || member.role === null) return null;
+/** The level a membership gives on a collection or space with this effective level, raised by what is granted there. */
+export function contentLevel(member: Membership | undefined, effectiveLevel: ContentLevel | null, granted: Role | null = null): Level {
+  if (!member) return null;
   if (member.role === 'admin') return 'admin';
-  if (effectiveLevel === null) return null;
-  if (effectiveLevel === 'inherit') return member.role;
-  return lower(member.role, effectiveLevel);
+  const byRole =
+    member.role === null || effectiveLevel === null
+      ? null
+      : effectiveLevel === 'inherit'
+        ? member.role
+        : lower(member.role, effectiveLevel);
+  if (!granted) return byRole;
+  return byRole && RANK[byRole] >= RANK[granted] ? byRole : granted;
+}
+
+/** The highest of some roles; null for none. */
+export const highestRole = (roles: readonly Role[]): Role | null =>
+  roles.reduce<Role | null>((best, role) => (best && RANK[best] >= RANK[role] ? best : role), null);
+
+/**
+ * The ids of the collections and spaces granted to a user or to their teams, in organizations where they are an
+ * enabled member, with everything below the granted collections: a subquery, computed once per statement.
+ */
+export function grantedContentSql(userId: string): Prisma.Sql {
+  return Prisma.sql`(WITH RECURSIVE granted(id) AS (
+      SELECT COALESCE(g."collectionId", g."spaceId") FROM "ContentGrant" g
+        JOIN "Member" m ON m."organizationId" = g."organizationId" AND m."userId" = ${userId} AND NOT m.disabled
+       WHERE g."userId" = ${userId} OR g."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = ${userId})
+      UNION
+      SELECT n.id FROM granted
+        JOIN (SELECT id, "parentId" FROM "Collection" UNION ALL SELECT id, "parentId" FROM "Space") n ON n."parentId" = granted.id
+    ) SELECT id FROM granted)`;
 }
 
 /**
  * SQL twin of `contentLevel(...) !== null` for a collection or space aliased `t`: the viewer is a member (not a guest)
- * of its organization, and an admin there or the content has a default level. Viewer-relative, so it filters lists
- * at any nesting depth, across organizations, in one statement.
+ * of its organization, and an admin there or the content has a default level; or it is granted to them. Viewer-
+ * relative, so it filters lists at any nesting depth, across organizations, in one statement.
  */
 export function visibleToViewerSql(userId: string): Prisma.Sql {
-  return Prisma.sql`EXISTS (SELECT 1 FROM "Member" m
+  return Prisma.sql`(EXISTS (SELECT 1 FROM "Member" m
     WHERE m."organizationId" = t."organizationId" AND m."userId" = ${userId} AND NOT m.disabled AND m.role IS NOT NULL
-      AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL))`;
+      AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL))
+    OR t.id IN ${grantedContentSql(userId)})`;
 }
 
 type Sql = Pick<Prisma.TransactionClient, '$executeRaw'>;
