@@ -84,18 +84,10 @@ const COUNTS = `SELECT s.id, coalesce(c.open, 0)::int AS comments, coalesce(r.to
                     count(*) FILTER (WHERE status = 'draft') AS draft
                FROM "ChangeRequest" WHERE "spaceId" = ANY($1::text[]) GROUP BY 1) r ON r."spaceId" = s.id`;
 
-/** visibleToViewerSql (src/kernel/permissions.ts) for the viewer in $2. */
-const VISIBLE = `(EXISTS (SELECT 1 FROM "Member" m
-    WHERE m."organizationId" = t."organizationId" AND m."userId" = $2 AND NOT m.disabled AND m.role IS NOT NULL
-      AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL))
-    OR t.id IN (WITH RECURSIVE granted(id) AS (
-      SELECT COALESCE(g."collectionId", g."spaceId") FROM "ContentGrant" g
-        JOIN "Member" m ON m."organizationId" = g."organizationId" AND m."userId" = $2 AND NOT m.disabled
-       WHERE g."userId" = $2 OR g."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = $2)
-      UNION
-      SELECT n.id FROM granted
-        JOIN (SELECT id, "parentId" FROM "Collection" UNION ALL SELECT id, "parentId" FROM "Space") n ON n."parentId" = granted.id
-    ) SELECT id FROM granted))`;
+/** visibleToViewerSql (src/kernel/permissions.ts) for the viewer in $2, who holds no grants (as in the data set). */
+const VISIBLE = `EXISTS (SELECT 1 FROM "Member" m
+    WHERE m."organizationId" = t."organizationId" AND m."userId" = $2 AND NOT m.disabled
+      AND ((m.role IS NOT NULL AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL)) ))`;
 
 /**
  * loadPages' statement (src/kernel/lists.ts) for lists under an organization: the page's rows (limit in $3, the keyset

@@ -60,7 +60,7 @@ export function createApp(options: AppOptions): App {
   /** The request's context, once its token is checked; its actor goes into the request's log line. */
   const contextOf = async (ctx: Koa.Context) => {
     const viewer = await authenticate(services, ctx.get('authorization') || undefined);
-    ctx.state.actor = viewer;
+    ctx.state.actor = { userId: viewer.userId, tokenId: viewer.tokenId };
     return createContext(services, viewer);
   };
 

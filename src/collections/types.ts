@@ -53,7 +53,7 @@ const organizationCollections: ListSource<CollectionRow, { nested?: boolean | nu
     { column: 'id', type: 'text' },
   ],
   where: (ctx, args) =>
-    Prisma.sql`${visibleToViewerSql(ctx.viewer.userId)} ${args.nested === false ? Prisma.sql`AND t."parentId" IS NULL` : Prisma.empty}`,
+    Prisma.sql`${visibleToViewerSql(ctx.viewer)} ${args.nested === false ? Prisma.sql`AND t."parentId" IS NULL` : Prisma.empty}`,
   scope: (organizationId, args) => `orgs/${organizationId}/collections:${args.nested ?? true}`,
   fetch: (ctx, query, ids) => ctx.prisma.collection.findMany({ ...query, where: { id: { in: ids } } }),
   annotations: [contentLevels],

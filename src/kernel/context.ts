@@ -17,6 +17,8 @@ export const systemClock: Clock = { now: () => new Date() };
 export interface Viewer {
   userId: string;
   tokenId: string;
+  /** Whether any content is granted to the user or to a team of theirs: lists read grants only then. */
+  holdsGrants: boolean;
 }
 
 /** What stays the same for every request of a running service. */
@@ -71,7 +73,13 @@ export async function authenticate(services: Services, authorization: string | n
   const secret = bearerToken(authorization);
   if (!secret) throw unauthorized();
   const now = services.clock.now();
-  const [token] = await services.sql<{ id: string; userId: string; revokedAt: Date | null; expiresAt: Date | null }>(
+  const [token] = await services.sql<{
+    id: string;
+    userId: string;
+    revokedAt: Date | null;
+    expiresAt: Date | null;
+    holdsGrants: boolean;
+  }>(
     Prisma.sql`WITH token AS (
         SELECT id, "userId", "revokedAt", "expiresAt", "lastUsedAt" FROM "ApiToken" WHERE "tokenHash" = ${hashToken(secret)}
       ), used AS (
@@ -80,12 +88,15 @@ export async function authenticate(services: Services, authorization: string | n
           AND (token."expiresAt" IS NULL OR token."expiresAt" > ${now})
           AND (token."lastUsedAt" IS NULL OR token."lastUsedAt" <= ${new Date(now.getTime() - LAST_USED_PRECISION_MS)})
       )
-      SELECT id, "userId", "revokedAt", "expiresAt" FROM token`,
+      SELECT id, "userId", "revokedAt", "expiresAt", EXISTS (SELECT 1 FROM "ContentGrant" g
+          WHERE g."userId" = token."userId"
+             OR g."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = token."userId")) AS "holdsGrants"
+        FROM token`,
   );
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     throw unauthorized('The API token is unknown, revoked or expired.');
   }
-  return { userId: token.userId, tokenId: token.id };
+  return { userId: token.userId, tokenId: token.id, holdsGrants: token.holdsGrants };
 }
 
 export function createContext(services: Services, viewer: Viewer): Context {

@@ -175,7 +175,7 @@ async function loadPages<Row extends object, Args>(
       row,
       orderBy.map((_, i) => sortValue(row[`__order${i}`])),
     );
-    for (const i of orderBy.keys()) delete row[`__order${i}`];
+    for (let i = orderBy.length - 1; i >= 0; i--) delete row[`__order${i}`];
     const list = pageOf.get(parent);
     if (list) list.push(row);
     else pageOf.set(parent, [row]);

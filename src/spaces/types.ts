@@ -107,7 +107,7 @@ const liveSpaces = (parentColumn: 'organizationId' | 'parentId', scope: (parentK
     { column: 'position', type: 'float8' },
     { column: 'id', type: 'text' },
   ],
-  where: (ctx) => Prisma.sql`t."deletedAt" IS NULL AND ${visibleToViewerSql(ctx.viewer.userId)}`,
+  where: (ctx) => Prisma.sql`t."deletedAt" IS NULL AND ${visibleToViewerSql(ctx.viewer)}`,
   scope,
   fetch: (ctx, query, ids) => ctx.prisma.space.findMany({ ...query, where: { id: { in: ids } } }),
   annotations: [contentLevels, spaceCounts],

@@ -6,7 +6,7 @@ import type { GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentLevel } from '../../src/generated/prisma/enums.js';
 import { authorize, collections, organizations, type Resource, spaces } from '../../src/kernel/authorize.js';
-import { createContext } from '../../src/kernel/context.js';
+import { authenticate, createContext } from '../../src/kernel/context.js';
 import { ApiError } from '../../src/kernel/errors.js';
 import { type ActionOf, type Policy, policies } from '../../src/kernel/permissions.js';
 import { schema } from '../../src/schema.js';
@@ -91,7 +91,7 @@ async function enforcedFor<Row extends object, P extends Policy>(
   person: Person,
   id: string,
 ): Promise<Record<string, Outcome>> {
-  const ctx = createContext(t.app.services, { userId: person.userId, tokenId: person.tokenId });
+  const ctx = createContext(t.app.services, await authenticate(t.app.services, `Bearer ${person.token}`));
   const actions = Object.keys(resource.policy) as ActionOf<P>[];
   const outcomes = await Promise.all(
     actions.map((action) =>
