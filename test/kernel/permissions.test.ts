@@ -8,13 +8,14 @@ import type { ContentLevel } from '../../src/generated/prisma/enums.js';
 import { authorize, collections, organizations, type Resource, spaces } from '../../src/kernel/authorize.js';
 import { authenticate, createContext } from '../../src/kernel/context.js';
 import { ApiError } from '../../src/kernel/errors.js';
+import { newId } from '../../src/kernel/ids.js';
 import { type ActionOf, type Policy, policies } from '../../src/kernel/permissions.js';
 import { schema } from '../../src/schema.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
-import { buildCollection, buildSpace } from '../support/factories.js';
+import { buildCollection, buildMember, buildSpace } from '../support/factories.js';
 import { buildWorld, type World } from '../support/world.js';
 
-const personas = ['admin', 'creator', 'reviewer', 'editor', 'commenter', 'reader', 'guest', 'outsider'] as const;
+const personas = ['admin', 'creator', 'reviewer', 'editor', 'commenter', 'reader', 'guest', 'teamGranted', 'outsider'] as const;
 type Persona = (typeof personas)[number];
 
 /** Every defaultLevel a collection or space can have; null is no default access. */
@@ -40,6 +41,8 @@ type Advertised = Record<string, boolean> | typeof NOT_FOUND;
 
 let t: TestApp;
 let world: World;
+/** The world's personas, and `teamGranted`: a guest whose team is granted `edit` on the `comment` collection. */
+let people: Record<Persona, Person>;
 /** Collections and spaces by the label of their defaultLevel. */
 const collectionIds = {} as Record<LevelLabel, string>;
 const spaceIds = {} as Record<LevelLabel, string>;
@@ -58,6 +61,13 @@ beforeAll(async () => {
       await buildSpace(t.prisma, { organizationId, parentId: collectionIds.comment, defaultLevel: level, title: `Space ${level}` })
     ).id;
   }
+  const teamGranted = await buildMember(t.prisma, { organizationId, role: null });
+  const team = await t.prisma.team.create({ data: { id: newId(), organizationId, title: 'Granted' } });
+  await t.prisma.teamMember.create({ data: { teamId: team.id, organizationId, userId: teamGranted.userId } });
+  await t.prisma.contentGrant.create({
+    data: { id: newId(), organizationId, collectionId: collectionIds.comment, teamId: team.id, role: 'edit' },
+  });
+  people = { ...world, teamGranted };
 });
 afterAll(() => t?.close());
 
@@ -127,7 +137,7 @@ async function expectAgreement<Row extends object, P extends Policy>(
     enforced[persona] = {};
     await Promise.all(
       Object.entries(objects).map(async ([label, id]) => {
-        const person = world[persona];
+        const person = people[persona];
         const [advertised, outcomes] = await Promise.all([advertisedTo(person, field, typeName, id), enforcedFor(resource, person, id)]);
         enforced[persona][label] = outcomes;
         for (const action of Object.keys(resource.policy)) {
@@ -162,6 +172,8 @@ describe('organization permissions', () => {
     expect(on('guest')).toMatchObject({ view: 'allowed', access: 'allowed', ownTeam: 403, listMembers: 403, admin: 403 });
     expect(on('reader')).toMatchObject({ view: 'allowed', listMembers: 'allowed', createContent: 403, viewBilling: 403 });
     expect(on('creator')).toMatchObject({ createContent: 'allowed', createOpenAPISpec: 'allowed', installIntegration: 403, admin: 403 });
+    // A grant on content gives nothing on the organization: the team-granted guest stays a guest there.
+    expect(on('teamGranted')).toEqual(on('guest'));
   });
 });
 
@@ -179,6 +191,11 @@ describe('collection permissions', () => {
     // A default level caps the role.
     expect(enforced.creator.edit).toMatchObject({ view: 'allowed', admin: 403, create: 403 });
     expect(enforced.reader.admin).toMatchObject({ view: 'allowed', create: 403 });
+    // A team grant opens its collection, uncapped by the default level, and nothing else.
+    expect(enforced.teamGranted.comment).toEqual({ view: 'allowed', admin: 403, viewInviteLinks: 403, create: 403 });
+    for (const label of levelLabels.filter((label) => label !== 'comment')) {
+      expect(enforced.teamGranted[label], `teamGranted on collection ${label}`).toEqual(all(policy, 404));
+    }
   });
 });
 
@@ -210,5 +227,16 @@ describe('space permissions', () => {
     expect(enforced.reviewer.review).toMatchObject({ merge: 'allowed', review: 'allowed', admin: 403 });
     expect(enforced.creator.create).toMatchObject({ admin: 'allowed', viewInviteLinks: 'allowed', installIntegration: 'allowed' });
     expect(enforced.creator.read).toMatchObject({ view: 'allowed', comment: 403, admin: 403 });
+    // The team's edit grant on the collection reaches every space in it, whatever the space's default level.
+    expect(enforced.teamGranted).toEqual(
+      onEvery(levelLabels, {
+        ...all(policy, 403),
+        view: 'allowed',
+        access: 'allowed',
+        comment: 'allowed',
+        edit: 'allowed',
+        triggerGitSync: 'allowed',
+      }),
+    );
   });
 });
