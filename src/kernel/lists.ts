@@ -214,6 +214,9 @@ export function listOf<T>(name: string, item: ObjectRef<typeof builder.$inferSch
   });
 }
 
+/** The ILIKE pattern of a "contains" filter: `_`, `%` and `\` are LIKE's own characters, so a search for them finds them. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** Arguments every list takes. */
 export const listArgs = builder.args((t) => ({
   page: t.string({ required: false, description: 'Page token from `next.page` of the previous page.' }),

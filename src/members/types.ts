@@ -10,7 +10,7 @@ import { builder, restEnum } from '../kernel/builder.js';
 import { type Context, loaderFor } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { notFound } from '../kernel/errors.js';
-import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { containsPattern, type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
 import { Organization } from '../organizations/types.js';
 import { User } from '../users/types.js';
 
@@ -96,9 +96,6 @@ interface MemberListArgs {
   order?: 'asc' | 'desc' | null;
 }
 
-/** `_`, `%` and `\` are LIKE's own characters: a search for them finds them. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 const organizationMembers: ListSource<MemberRow, MemberListArgs> = {
   table: 'Member',
   parentColumn: 'organizationId',
@@ -122,7 +119,7 @@ const organizationMembers: ListSource<MemberRow, MemberListArgs> = {
           : Prisma.empty;
     const search = args.search
       ? Prisma.sql`AND EXISTS (SELECT 1 FROM "User" u WHERE u.id = t."userId"
-          AND (u."displayName" ILIKE ${likePattern(args.search)} OR u.email ILIKE ${likePattern(args.search)}))`
+          AND (u."displayName" ILIKE ${containsPattern(args.search)} OR u.email ILIKE ${containsPattern(args.search)}))`
       : Prisma.empty;
     return Prisma.sql`TRUE ${role} ${search}`;
   },

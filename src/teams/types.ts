@@ -8,7 +8,7 @@ import { authorize, organizations, type Resource } from '../kernel/authorize.js'
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { type Context, loaderFor } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
-import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { containsPattern, type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
 import { type Level, permissionsOf, policies, teamLevel } from '../kernel/permissions.js';
 import { Member } from '../members/types.js';
 import { Organization } from '../organizations/types.js';
@@ -111,9 +111,6 @@ export const TeamMember = builder.objectRef<TeamMemberRow>('TeamMember').impleme
 });
 export const TeamMemberList = listOf('TeamMember', TeamMember);
 
-/** `_`, `%` and `\` are LIKE's own characters: a search for them finds them. */
-export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 const byTitle = [
   { column: 'title', type: 'text', expression: Prisma.sql`lower(t.title)` },
   { column: 'id', type: 'text' },
@@ -124,7 +121,7 @@ interface TeamListArgs {
   owner?: string | null;
 }
 
-const titleFilter = (title: string | null | undefined) => (title ? Prisma.sql`AND t.title ILIKE ${containing(title)}` : Prisma.empty);
+const titleFilter = (title: string | null | undefined) => (title ? Prisma.sql`AND t.title ILIKE ${containsPattern(title)}` : Prisma.empty);
 
 const organizationTeams: ListSource<TeamRow, TeamListArgs> = {
   table: 'Team',

@@ -8,11 +8,11 @@ import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type BackupSummary, backupDatabase, restoreDatabase } from '../../src/admin/backup.js';
-import { AdminError } from '../../src/admin/commands.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
+import { adminError } from '../support/admin.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { buildCollection, buildSpace, buildUser } from '../support/factories.js';
 import { databaseUrl, withAdminClient } from '../support/global-setup.js';
@@ -79,15 +79,6 @@ const appliedMigrations = (url: string) =>
     if (!rows[0].exists) return null;
     return (await client.query('SELECT migration_name FROM _prisma_migrations ORDER BY migration_name')).rows.map((r) => r.migration_name);
   });
-
-async function adminError(promise: Promise<unknown>): Promise<AdminError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AdminError);
-  return error as AdminError;
-}
 
 /** Until someone waits for a lock on the table: the backup, once it has taken its snapshot. */
 async function waitForLockWaiter(client: pg.Client, table: string): Promise<void> {

@@ -7,18 +7,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AdminError,
-  addMember,
-  bootstrap,
-  createOrganization,
-  createToken,
-  createUser,
-  parseExpiry,
-  revokeToken,
-} from '../../src/admin/commands.js';
+import { addMember, bootstrap, createOrganization, createToken, createUser, parseExpiry, revokeToken } from '../../src/admin/commands.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { hashToken } from '../../src/kernel/ids.js';
+import { adminError } from '../support/admin.js';
 import { createTestDatabase as createSharedTestDatabase } from '../support/database.js';
 
 interface TestDatabase extends Database {
@@ -51,15 +43,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.drop();
 });
-
-async function adminError(promise: Promise<unknown>): Promise<AdminError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AdminError);
-  return error as AdminError;
-}
 
 describe('createUser', () => {
   it('creates a user with a lowercased e-mail and a default display name', async () => {
