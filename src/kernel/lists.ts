@@ -39,6 +39,8 @@ export interface ListSource<Row extends object, Args = Record<string, unknown>> 
   table: string;
   /** The column holding the parent's key; absent for a root list, whose one parent is the viewer (`where` says how). */
   parentColumn?: string;
+  /** Instead of `parentColumn`: the condition tying a row `t` to its parent's key `parent` (a composite key, say). */
+  ofParent?(parent: Prisma.Sql): Prisma.Sql;
   /** The column that identifies a row within its parent's list (default `id`). */
   idColumn?: string;
   /** The keyset order, ascending unless `descending`; the last column must be unique within a parent's list. */
@@ -137,7 +139,11 @@ async function loadPages<Row extends object, Args>(
     ? Prisma.sql`AND (${orderList}) ${Prisma.raw(descending ? '<' : '>')} (${Prisma.join(cursor.map((value, i) => Prisma.sql`${value}::${Prisma.raw(orderBy[i].type)}`))})`
     : Prisma.empty;
   const where = source.where(ctx, args);
-  const ofParent = source.parentColumn ? Prisma.sql`t.${Prisma.raw(`"${source.parentColumn}"`)} = p.parent` : Prisma.sql`TRUE`;
+  const ofParent = source.ofParent
+    ? source.ofParent(Prisma.sql`p.parent`)
+    : source.parentColumn
+      ? Prisma.sql`t.${Prisma.raw(`"${source.parentColumn}"`)} = p.parent`
+      : Prisma.sql`TRUE`;
   // Without relations in the selection, the page statement returns the rows themselves (all the table's columns,
   // which are the model's fields: see rows.ts); otherwise their ids and order columns, for Prisma to read.
   // A list of plain objects (no fetch) is always read whole: plugin-prisma knows nothing of its item type.

@@ -10,6 +10,11 @@ export const teamRest: RestModule = {
   },
   routes: [
     route('GET /v1/orgs/:organizationId/teams', 'listTeamsInOrganizationById', 'organization(id: $organizationId).teams'),
+    route(
+      'GET /v1/orgs/:organizationId/members/:userId/teams',
+      'listTeamsForOrganizationMember',
+      'organization(id: $organizationId).member(userId: $userId).teams',
+    ),
     route('PUT /v1/orgs/:organizationId/teams', 'createOrganizationTeam', 'createTeam(organizationId: $organizationId, input: $body)', {
       status: 201,
     }),

@@ -183,3 +183,56 @@ builder.objectField(Team, 'members', (t) =>
     resolve: (team, args, ctx, info) => listPage(teamMembers, ctx, info, team.id, args),
   }),
 );
+
+const teamLoader = Symbol('teams by id');
+
+/** A team of one of the viewer's lists, by id: every team of a page in one statement. */
+async function teamById(ctx: Context, id: string): Promise<TeamRow> {
+  const team = await loaderFor<string, TeamRow | undefined>(ctx, teamLoader, async (ids) => {
+    const rows = await ctx.sql<TeamRow>(Prisma.sql`SELECT * FROM "Team" WHERE id = ANY(${[...ids]}::text[])`);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((teamId) => byId.get(teamId));
+  }).load(id);
+  if (!team) throw notFound('Team');
+  return team;
+}
+
+const MemberTeam = builder.objectRef<TeamMemberRow>('MemberTeam').implement({
+  description: 'A team a member belongs to, with their role in it.',
+  fields: (t) => ({
+    team: t.field({ type: Team, resolve: (row, _args, ctx) => teamById(ctx, row.teamId) }),
+    member: t.field({ type: TeamMembership, resolve: (row) => ({ role: row.role }) }),
+  }),
+});
+const MemberTeamList = listOf('MemberTeam', MemberTeam);
+
+/** A member's teams, by title: the parent key is `organizationId:userId` (ids hold no colon). */
+const memberTeams: ListSource<TeamMemberRow, TeamListArgs> = {
+  table: 'TeamMember',
+  ofParent: (parent) => Prisma.sql`t."organizationId" = split_part(${parent}, ':', 1) AND t."userId" = split_part(${parent}, ':', 2)`,
+  idColumn: 'teamId',
+  orderBy: [
+    { column: 'title', type: 'text', expression: Prisma.sql`(SELECT lower(tt.title) FROM "Team" tt WHERE tt.id = t."teamId")` },
+    { column: 'teamId', type: 'text' },
+  ],
+  where: (_ctx, args) =>
+    args.title
+      ? Prisma.sql`EXISTS (SELECT 1 FROM "Team" tt WHERE tt.id = t."teamId" AND tt.title ILIKE ${containsPattern(args.title)})`
+      : Prisma.sql`TRUE`,
+  scope: (key, args) => `member-teams:${key}:${args.title ?? ''}`,
+};
+
+builder.objectField(Member, 'teams', (t) =>
+  t.field({
+    type: MemberTeamList,
+    description: 'Teams the member belongs to, by title.',
+    args: {
+      ...listArgs,
+      title: t.arg.string({ description: 'Only teams whose title contains this text, case-insensitively.', validate: z.string().max(64) }),
+    },
+    resolve: async (member, args, ctx, info) => {
+      await authorize(ctx, organizations, member.organizationId, 'listTeams');
+      return listPage(memberTeams, ctx, info, `${member.organizationId}:${member.userId}`, args);
+    },
+  }),
+);

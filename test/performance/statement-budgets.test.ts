@@ -24,6 +24,7 @@ const budgets: Record<string, number> = {
   'PATCH /v1/orgs/:organizationId/members/:userId': 9,
   'DELETE /v1/orgs/:organizationId/members/:userId': 7,
   'GET /v1/orgs/:organizationId/teams': 5,
+  'GET /v1/orgs/:organizationId/members/:userId/teams': 7,
   'PUT /v1/orgs/:organizationId/teams': 10,
   'GET /v1/orgs/:organizationId/teams/:teamId': 5,
   'PATCH /v1/orgs/:organizationId/teams/:teamId': 6,
@@ -114,6 +115,7 @@ beforeAll(async () => {
     },
     'DELETE /v1/orgs/:organizationId/members/:userId': { path: `/v1/orgs/${organizationId}/members/${leaver.userId}` },
     'GET /v1/orgs/:organizationId/teams': { path: `/v1/orgs/${organizationId}/teams` },
+    'GET /v1/orgs/:organizationId/members/:userId/teams': { path: `/v1/orgs/${organizationId}/members/${colleague.userId}/teams` },
     'PUT /v1/orgs/:organizationId/teams': {
       path: `/v1/orgs/${organizationId}/teams`,
       body: { title: 'New team', members: [colleague.userId] },

@@ -105,6 +105,49 @@ describe('GET /v1/orgs/{organizationId}/teams', () => {
   });
 });
 
+describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
+  it('lists a member’s teams by title with their role in each, matching the spec, one statement count for any size', async () => {
+    const { organization, owner } = await buildOrganization(t.prisma, { title: 'Member teams' });
+    const org = organization.id;
+    const joiner = await buildMember(t.prisma, { organizationId: org, role: 'read' });
+    const ids: Record<string, string> = {};
+    for (const title of ['zeta', 'Alpha', 'beta']) {
+      ids[title] = (await create(owner.token, { title, members: [joiner.userId] }, org)).body.id;
+    }
+    await create(owner.token, { title: 'Without them' }, org);
+    await t.request('PUT', path(org, `/${ids.beta}/members/${joiner.userId}`), { token: owner.token, body: { role: 'owner' } });
+
+    const api = gitbookClient('0202', t.url, joiner.token);
+    const { data } = await api.orgs.listTeamsForOrganizationMember(org, joiner.userId);
+    expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/members/{userId}/teams', 200, data);
+    expect(data.items.map((item) => [item.team.title, item.member.role, item.team.members])).toEqual([
+      ['Alpha', 'member', 1],
+      ['beta', 'owner', 1],
+      ['zeta', 'member', 1],
+    ]);
+    const filtered = await t.request('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams?title=ET`, { token: joiner.token });
+    expect(filtered.body.items.map((item: { team: { title: string } }) => item.team.title)).toEqual(['beta', 'zeta']);
+
+    const seen: string[] = [];
+    let page: string | undefined;
+    do {
+      const res = await t.request('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams?limit=1${page ? `&page=${page}` : ''}`, {
+        token: joiner.token,
+      });
+      seen.push(...res.body.items.map((item: { team: { id: string } }) => item.team.id));
+      page = res.body.next?.page;
+    } while (page);
+    expect(seen).toEqual([ids.Alpha, ids.beta, ids.zeta]);
+    const one = await t.counted('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams?limit=1`, { token: owner.token });
+    const all = await t.counted('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams?limit=1000`, { token: owner.token });
+    expect(all.statements).toBe(one.statements);
+
+    const guest = await buildMember(t.prisma, { organizationId: org, role: null });
+    expect((await t.request('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams`, { token: guest.token })).status).toBe(403);
+    expect((await t.request('GET', `/v1/orgs/${org}/members/${world.admin.userId}/teams`, { token: owner.token })).status).toBe(404);
+  });
+});
+
 describe('one team', () => {
   let team: string;
   let owner: Person;
