@@ -177,12 +177,14 @@ async function loadPages<Row extends object, Args>(
     delete row.__total;
     delete row.__parent;
     if (row[idColumn] === null) continue;
-    cursorOf.set(
-      row,
-      orderBy.map((_, i) => sortValue(row[`__order${i}`])),
-    );
-    for (let i = orderBy.length - 1; i >= 0; i--) delete row[`__order${i}`];
     const list = pageOf.get(parent);
+    // Only the last row of a full page starts the next one: its order values become the next page's token.
+    if ((list?.length ?? 0) === take - 1)
+      cursorOf.set(
+        row,
+        orderBy.map((_, i) => sortValue(row[`__order${i}`])),
+      );
+    for (let i = orderBy.length - 1; i >= 0; i--) delete row[`__order${i}`];
     if (list) list.push(row);
     else pageOf.set(parent, [row]);
   }

@@ -7,10 +7,11 @@ import { MemberRole } from '../generated/prisma/enums.js';
 import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, restEnum } from '../kernel/builder.js';
-import { type Context, loaderFor } from '../kernel/context.js';
+import type { Context } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { notFound } from '../kernel/errors.js';
 import { containsPattern, type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { batchedRowById } from '../kernel/rows.js';
 import { Organization } from '../organizations/types.js';
 import { User } from '../users/types.js';
 
@@ -34,8 +35,6 @@ const memberCounts = rowAnnotation<MemberRow, MemberCounts>('member counts', asy
   return keys.map((key) => byKey.get(key) ?? { teams: 0, spaces: 0 });
 });
 
-const userLoader = Symbol('users by id');
-
 export const Member = builder.objectRef<MemberRow>('Member').implement({
   description: 'A user’s membership of an organization.',
   fields: (t) => ({
@@ -51,13 +50,7 @@ export const Member = builder.objectRef<MemberRow>('Member').implement({
       type: User,
       // Every member of a page in one statement, whatever the page size.
       resolve: async (member, _args, ctx) => {
-        const user = await loaderFor<string, UserRow | undefined>(ctx, userLoader, async (ids) => {
-          const rows = await ctx.sql<UserRow>(Prisma.sql`SELECT * FROM "User" WHERE id = ANY(${[...ids]}::text[])`);
-          const byId = new Map(rows.map((row) => [row.id, row]));
-          return ids.map((id) => byId.get(id));
-        }).load(member.userId);
-        if (!user) throw notFound('User');
-        return user;
+        return batchedRowById<UserRow>(ctx, 'User', member.userId);
       },
     }),
     disabled: t.boolean({ resolve: (member) => member.disabled }),

@@ -10,6 +10,7 @@ import { type Context, loaderFor } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
 import { containsPattern, type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
 import { type Level, permissionsOf, policies, teamLevel } from '../kernel/permissions.js';
+import { batchedRowById } from '../kernel/rows.js';
 import { Member } from '../members/types.js';
 import { Organization } from '../organizations/types.js';
 
@@ -184,23 +185,10 @@ builder.objectField(Team, 'members', (t) =>
   }),
 );
 
-const teamLoader = Symbol('teams by id');
-
-/** A team of one of the viewer's lists, by id: every team of a page in one statement. */
-async function teamById(ctx: Context, id: string): Promise<TeamRow> {
-  const team = await loaderFor<string, TeamRow | undefined>(ctx, teamLoader, async (ids) => {
-    const rows = await ctx.sql<TeamRow>(Prisma.sql`SELECT * FROM "Team" WHERE id = ANY(${[...ids]}::text[])`);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((teamId) => byId.get(teamId));
-  }).load(id);
-  if (!team) throw notFound('Team');
-  return team;
-}
-
 const MemberTeam = builder.objectRef<TeamMemberRow>('MemberTeam').implement({
   description: 'A team a member belongs to, with their role in it.',
   fields: (t) => ({
-    team: t.field({ type: Team, resolve: (row, _args, ctx) => teamById(ctx, row.teamId) }),
+    team: t.field({ type: Team, resolve: (row, _args, ctx) => batchedRowById<TeamRow>(ctx, 'Team', row.teamId) }),
     member: t.field({ type: TeamMembership, resolve: (row) => ({ role: row.role }) }),
   }),
 });
