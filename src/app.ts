@@ -18,6 +18,7 @@ import { ID_PATTERN } from './kernel/ids.js';
 import { PageTokens } from './kernel/pagination.js';
 import { deriveKey } from './kernel/secrets.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMailer } from './mail.js';
 import { createMonitoring } from './monitoring.js';
 import { createRateLimits } from './rate-limits.js';
 import { restModules, schema } from './schema.js';
@@ -55,6 +56,8 @@ export function createApp(options: AppOptions): App {
     config: options.config,
     clock: options.clock ?? systemClock,
     pageTokens: new PageTokens(deriveKey(options.secret, 'page-cursor')),
+    mailer: createMailer(options.config.mail, logger),
+    secret: options.secret,
   };
 
   /** The request's context, once its token is checked; its actor goes into the request's log line. */
@@ -177,6 +180,7 @@ export function createApp(options: AppOptions): App {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      services.mailer.close();
       await Promise.all([db.close(), rateLimits.close()]);
     },
   };

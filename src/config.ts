@@ -56,6 +56,9 @@ const Env = z.object({
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: wholeNumber(0, 1_000_000).default(60),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
   TRUST_PROXY: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().trim().min(3).max(320).default('Docs platform <no-reply@localhost>'),
+  SSO_SESSION_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
   BUILD_DATE: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
 });
 
@@ -89,6 +92,10 @@ export interface Config {
   rateLimits: { perToken: number; perAddress: number; store: 'memory' | 'postgres' };
   /** Behind a proxy or load balancer: the client address is the first of X-Forwarded-For. */
   trustProxy: boolean;
+  /** Where e-mail goes (invites); unset: each message is written to the log instead. */
+  mail: { smtpUrl?: string; from: string };
+  /** Lifetime of the API token a SAML login answers with. */
+  ssoSessionMinutes: number;
   /** The release date GET /v1/ reports, set by whoever packages the service. */
   buildDate?: string;
 }
@@ -124,5 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.CORS_ORIGINS,
     rateLimits: { perToken: e.RATE_LIMIT_PER_MINUTE, perAddress: e.RATE_LIMIT_ANONYMOUS_PER_MINUTE, store: e.RATE_LIMIT_STORE },
     trustProxy: e.TRUST_PROXY === 'true',
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    ssoSessionMinutes: e.SSO_SESSION_MINUTES,
   };
 }

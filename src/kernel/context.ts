@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import type { Config } from '../config.js';
 import type { SqlRunner } from '../db/client.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { Mailer } from '../mail.js';
 import { unauthorized } from './errors.js';
 import { hashToken } from './ids.js';
 import type { PageTokens } from './pagination.js';
@@ -32,6 +33,9 @@ export interface Services {
   config: Config;
   clock: Clock;
   pageTokens: PageTokens;
+  mailer: Mailer;
+  /** The instance secret (src/kernel/secrets.ts), for what a domain must sign or encrypt. */
+  secret: Buffer;
 }
 
 export interface Context extends Services {

@@ -126,8 +126,18 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
 
   const team = await prisma.team.create({ data: { id: newId(), organizationId, title: AWKWARD } });
   await prisma.teamMember.create({ data: { teamId: team.id, organizationId, userId: world.editor.userId, role: 'owner' } });
-  await prisma.emailInvite.create({ data: { id: newId(), organizationId, email: 'invitee@example.com', role: null } });
-  await prisma.samlProvider.create({
+  await prisma.emailInvite.create({
+    data: {
+      id: newId(),
+      organizationId,
+      email: world.reader.email,
+      userId: world.reader.userId,
+      role: null,
+      tokenHash: 'a'.repeat(64),
+      expiresAt: new Date('2031-01-01T00:00:00.123Z'),
+    },
+  });
+  const provider = await prisma.samlProvider.create({
     data: {
       id: newId(),
       organizationId,
@@ -136,6 +146,8 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
       defaultTeamId: team.id,
     },
   });
+  await prisma.samlRequest.create({ data: { id: `_${AWKWARD.length}`, providerId: provider.id, expiresAt: new Date() } });
+  await prisma.samlAssertion.create({ data: { providerId: provider.id, assertionId: AWKWARD, expiresAt: new Date() } });
 
   const top = await buildCollection(prisma, { organizationId, title: 'Top', description: AWKWARD, position: 0.1 + 0.2 });
   const middle = await buildCollection(prisma, { parentId: top.id, defaultLevel: null });

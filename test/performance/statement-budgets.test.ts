@@ -1,66 +1,68 @@
 // A statement budget per route: each REST route, called once as an organization admin over a small fixed world, runs
 // exactly the number of SQL statements in the table below. A change in either direction fails, so that a new round
 // trip is a decision (raise the budget) and a saved one is recorded (lower it).
+// Domains added later keep their budgets beside their tests (test/<domain>/budgets.ts), over the same world.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../rest/route.js';
 import { restModules } from '../../src/schema.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
+
+const domains: DomainBudgets[] = [];
 
 const routes = restModules.flatMap((module) => module.routes);
 const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;
 
 // Per request: token lookup, memberships, the selected rows and their counters; mutations add BEGIN, writes, level refreshes, COMMIT.
-const budgets: Record<string, number> = {
-  'GET /v1/': 1,
-  'GET /v1/user': 2,
-  'GET /v1/users/:userId': 3,
-  'GET /v1/orgs': 3,
-  'GET /v1/orgs/:organizationId': 3,
-  'PATCH /v1/orgs/:organizationId': 4,
-  'GET /v1/email-domains/:emailDomain/orgs': 4,
-  'GET /v1/orgs/:organizationId/members': 5,
-  'GET /v1/orgs/:organizationId/members/:userId': 5,
-  'PATCH /v1/orgs/:organizationId/members/:userId': 9,
-  'DELETE /v1/orgs/:organizationId/members/:userId': 7,
-  'GET /v1/orgs/:organizationId/teams': 5,
-  'GET /v1/orgs/:organizationId/members/:userId/teams': 7,
-  'PUT /v1/orgs/:organizationId/teams': 10,
-  'GET /v1/orgs/:organizationId/teams/:teamId': 5,
-  'PATCH /v1/orgs/:organizationId/teams/:teamId': 6,
-  'DELETE /v1/orgs/:organizationId/teams/:teamId': 5,
-  'GET /v1/orgs/:organizationId/teams/:teamId/members': 8,
-  'PUT /v1/orgs/:organizationId/teams/:teamId/members': 10,
-  'PUT /v1/orgs/:organizationId/teams/:teamId/members/:userId': 6,
-  'DELETE /v1/orgs/:organizationId/teams/:teamId/members/:userId': 5,
-  'GET /v1/collections/:collectionId': 3,
-  'PATCH /v1/collections/:collectionId': 7,
-  'DELETE /v1/collections/:collectionId': 10,
-  'POST /v1/collections/:collectionId/move': 12,
-  'POST /v1/collections/:collectionId/transfer': 22,
-  'GET /v1/orgs/:organizationId/collections': 3,
-  'POST /v1/orgs/:organizationId/collections': 7,
-  'GET /v1/spaces/:spaceId': 4,
-  'PATCH /v1/spaces/:spaceId': 8,
-  'DELETE /v1/spaces/:spaceId': 4,
-  'POST /v1/spaces/:spaceId/duplicate': 14,
-  'POST /v1/spaces/:spaceId/restore': 10,
-  'POST /v1/spaces/:spaceId/move': 12,
-  'POST /v1/spaces/:spaceId/transfer': 20,
-  'GET /v1/orgs/:organizationId/spaces': 4,
-  'GET /v1/collections/:collectionId/spaces': 5,
-  'POST /v1/orgs/:organizationId/spaces': 10,
-};
-
-interface Call {
-  path: string;
-  body?: unknown;
-}
+const budgets: Record<string, number> = Object.assign(
+  {
+    'GET /v1/': 1,
+    'GET /v1/user': 2,
+    'GET /v1/users/:userId': 3,
+    'GET /v1/orgs': 3,
+    'GET /v1/orgs/:organizationId': 3,
+    'PATCH /v1/orgs/:organizationId': 4,
+    'GET /v1/email-domains/:emailDomain/orgs': 4,
+    'GET /v1/orgs/:organizationId/members': 5,
+    'GET /v1/orgs/:organizationId/members/:userId': 5,
+    'PATCH /v1/orgs/:organizationId/members/:userId': 9,
+    'DELETE /v1/orgs/:organizationId/members/:userId': 7,
+    'GET /v1/orgs/:organizationId/teams': 5,
+    'GET /v1/orgs/:organizationId/members/:userId/teams': 7,
+    'PUT /v1/orgs/:organizationId/teams': 10,
+    'GET /v1/orgs/:organizationId/teams/:teamId': 5,
+    'PATCH /v1/orgs/:organizationId/teams/:teamId': 6,
+    'DELETE /v1/orgs/:organizationId/teams/:teamId': 5,
+    'GET /v1/orgs/:organizationId/teams/:teamId/members': 8,
+    'PUT /v1/orgs/:organizationId/teams/:teamId/members': 10,
+    'PUT /v1/orgs/:organizationId/teams/:teamId/members/:userId': 6,
+    'DELETE /v1/orgs/:organizationId/teams/:teamId/members/:userId': 5,
+    'GET /v1/collections/:collectionId': 3,
+    'PATCH /v1/collections/:collectionId': 7,
+    'DELETE /v1/collections/:collectionId': 10,
+    'POST /v1/collections/:collectionId/move': 12,
+    'POST /v1/collections/:collectionId/transfer': 22,
+    'GET /v1/orgs/:organizationId/collections': 3,
+    'POST /v1/orgs/:organizationId/collections': 7,
+    'GET /v1/spaces/:spaceId': 4,
+    'PATCH /v1/spaces/:spaceId': 8,
+    'DELETE /v1/spaces/:spaceId': 4,
+    'POST /v1/spaces/:spaceId/duplicate': 14,
+    'POST /v1/spaces/:spaceId/restore': 10,
+    'POST /v1/spaces/:spaceId/move': 12,
+    'POST /v1/spaces/:spaceId/transfer': 20,
+    'GET /v1/orgs/:organizationId/spaces': 4,
+    'GET /v1/collections/:collectionId/spaces': 5,
+    'POST /v1/orgs/:organizationId/spaces': 10,
+  },
+  ...domains.map((domain) => domain.budgets),
+);
 
 let t: TestApp;
 let admin: Person;
 /** The request each route is called with, by route key; built over the fixed world. */
-let calls: Record<string, Call>;
+let calls: Record<string, BudgetCall>;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -154,6 +156,8 @@ beforeAll(async () => {
     'GET /v1/collections/:collectionId/spaces': { path: `/v1/collections/${shelf.id}/spaces` },
     'POST /v1/orgs/:organizationId/spaces': { path: `/v1/orgs/${organizationId}/spaces`, body: { title: 'New book' } },
   };
+  const world = { t, admin, organizationId, team, colleague, space: book, collection: shelf };
+  for (const domain of domains) Object.assign(calls, await domain.calls(world));
 });
 afterAll(() => t?.close());
 
