@@ -58,6 +58,7 @@ export function createApp(options: AppOptions): App {
     pageTokens: new PageTokens(deriveKey(options.secret, 'page-cursor')),
     mailer: createMailer(options.config.mail, logger),
     secret: options.secret,
+    logger,
   };
 
   /** The request's context, once its token is checked; its actor goes into the request's log line. */

@@ -2,6 +2,7 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { aboutRest } from './about/index.js';
 import { collectionRest } from './collections/index.js';
+import { grantRest } from './grants/index.js';
 import { builder } from './kernel/builder.js';
 import { memberRest } from './members/index.js';
 import { organizationRest } from './organizations/index.js';
@@ -12,7 +13,16 @@ import { userRest } from './users/index.js';
 // Unsorted: field order is declaration order, which is the order REST writes fields it selects by default (urls, permissions).
 export const schema = builder.toSchema({ sortSchema: false });
 
-export const restModules = [aboutRest, userRest, organizationRest, memberRest, teamRest, collectionRest, spaceRest];
+export const restModules = [
+  aboutRest,
+  userRest,
+  organizationRest,
+  memberRest,
+  teamRest,
+  collectionRest,
+  spaceRest,
+  grantRest,
+];
 
 /** schema.graphql, as committed at the top of the repository. */
 export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;

@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import type { Config } from '../config.js';
 import type { SqlRunner } from '../db/client.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail.js';
 import { unauthorized } from './errors.js';
 import { hashToken } from './ids.js';
@@ -34,6 +35,7 @@ export interface Services {
   clock: Clock;
   pageTokens: PageTokens;
   mailer: Mailer;
+  logger: Logger;
   /** The instance secret (src/kernel/secrets.ts), for what a domain must sign or encrypt. */
   secret: Buffer;
 }

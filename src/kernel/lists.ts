@@ -47,8 +47,16 @@ export interface ListSource<Row extends object, Args = Record<string, unknown>> 
   orderBy: readonly OrderColumn[] | ((args: Args) => readonly OrderColumn[]);
   /** True when these arguments ask for the order reversed. */
   descending?(args: Args): boolean;
-  /** Condition on `t` for the rows the viewer may list with these arguments (deleted rows, visibility, filters). */
-  where(ctx: Context, args: Args): Prisma.Sql;
+  /**
+   * Condition on `t` for the rows the viewer may list with these arguments (deleted rows, visibility, filters);
+   * `parent` is the parent's key, for a condition that depends on it (a level on the parent, say).
+   */
+  where(ctx: Context, args: Args, parent: Prisma.Sql): Prisma.Sql;
+  /**
+   * Values computed in the page statement beside the row's columns, by name (the level of the parent's subject on
+   * the row, say); they stay on the row. Only for an item type that is not a Prisma object (no `fetch`).
+   */
+  computed?(parent: Prisma.Sql): Record<string, Prisma.Sql>;
   /** The page-token scope of one parent's list with these arguments: a token is valid only where it was issued. */
   scope(parentKey: string, args: Args): string;
   /**
@@ -138,9 +146,10 @@ async function loadPages<Row extends object, Args>(
   const after = cursor.length
     ? Prisma.sql`AND (${orderList}) ${Prisma.raw(descending ? '<' : '>')} (${Prisma.join(cursor.map((value, i) => Prisma.sql`${value}::${Prisma.raw(orderBy[i].type)}`))})`
     : Prisma.empty;
-  const where = source.where(ctx, args);
+  const parentKey = Prisma.sql`p.parent`;
+  const where = source.where(ctx, args, parentKey);
   const ofParent = source.ofParent
-    ? source.ofParent(Prisma.sql`p.parent`)
+    ? source.ofParent(parentKey)
     : source.parentColumn
       ? Prisma.sql`t.${Prisma.raw(`"${source.parentColumn}"`)} = p.parent`
       : Prisma.sql`TRUE`;
@@ -149,8 +158,10 @@ async function loadPages<Row extends object, Args>(
   // A list of plain objects (no fetch) is always read whole: plugin-prisma knows nothing of its item type.
   const query = source.fetch ? queryFromInfo({ context: ctx, info, path: ['items'] }) : {};
   const whole = !needsPrisma(query);
+  const computed = Object.entries(source.computed?.(parentKey) ?? {}).map(([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(`"${name}"`)}`);
   const columns = Prisma.join([
     whole ? Prisma.sql`t.*` : Prisma.raw(`t."${idColumn}"`),
+    ...computed,
     ...orderValues.map((value, i) => Prisma.sql`${value} AS ${orderNames[i]}`),
   ]);
   // One round trip: per parent its total, and its page (LIMIT n+1 tells whether a next page exists), in order. A parent

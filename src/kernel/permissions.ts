@@ -137,6 +137,30 @@ export function visibleToViewerSql(viewer: { userId: string; holdsGrants: boolea
       AND ((m.role IS NOT NULL AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL)) ${granted}))`;
 }
 
+/**
+ * SQL twin of `contentLevel(...)` for any member, not only the viewer: the level (a MemberRole, or NULL for none) of
+ * the member row aliased `member` on the collection or space with this id and effective level, raised by the grants made
+ * to them or to their teams on it or on a collection above it. MemberRole's values are declared from admin down, so
+ * LEAST is the higher role and GREATEST the lower.
+ */
+export function memberLevelSql(member: 'm' | 't', contentId: Prisma.Sql, effectiveLevel: Prisma.Sql): Prisma.Sql {
+  const m = Prisma.raw(member);
+  return Prisma.sql`(CASE WHEN ${m}.disabled THEN NULL WHEN ${m}.role = 'admin' THEN 'admin'::"MemberRole" ELSE LEAST(
+      CASE WHEN ${m}.role IS NULL OR ${effectiveLevel} IS NULL THEN NULL
+           WHEN ${effectiveLevel} = 'inherit' THEN ${m}.role
+           ELSE GREATEST(${m}.role, ${effectiveLevel}::text::"MemberRole") END,
+      (WITH RECURSIVE above(node) AS (
+          SELECT ${contentId}::text
+          UNION ALL
+          SELECT n."parentId" FROM above
+            JOIN (SELECT id, "parentId" FROM "Collection" UNION ALL SELECT id, "parentId" FROM "Space") n ON n.id = above.node
+           WHERE n."parentId" IS NOT NULL)
+        SELECT min(g.role) FROM above JOIN "ContentGrant" g ON g."collectionId" = above.node OR g."spaceId" = above.node
+         WHERE g."userId" = ${m}."userId"
+            OR g."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = ${m}."userId"))
+    ) END)`;
+}
+
 type Sql = Pick<Prisma.TransactionClient, '$executeRaw'>;
 
 /**

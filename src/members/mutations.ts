@@ -1,7 +1,7 @@
-// Changing a member's role (PATCH /v1/orgs/{organizationId}/members/{userId}) and removing a member.
+// Changing a member's role (PATCH /v1/orgs/{organizationId}/members/{userId}), making them an SSO member, removing them.
 import { builder } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import { removeMember, updateMember } from './service.js';
+import { removeMember, setMemberSSO, updateMember } from './service.js';
 import { Member, memberOf } from './types.js';
 
 export const UpdateMemberInput = builder.inputType('UpdateMemberInput', {
@@ -19,6 +19,15 @@ builder.mutationFields((t) => ({
     args: { ...memberKey, input: t.arg({ type: UpdateMemberInput, required: true }) },
     resolve: async (_root, args, ctx) => {
       await updateMember(ctx, args.organizationId, args.userId, args.input.role);
+      return memberOf(ctx, args.organizationId, args.userId);
+    },
+  }),
+  setMemberSSO: t.field({
+    type: Member,
+    description: 'Makes a member an SSO member: one who signs in through the organization’s SAML providers. Admins only.',
+    args: memberKey,
+    resolve: async (_root, args, ctx) => {
+      await setMemberSSO(ctx, args.organizationId, args.userId);
       return memberOf(ctx, args.organizationId, args.userId);
     },
   }),

@@ -18,6 +18,11 @@ export const memberRest: RestModule = {
       'updateMember(organizationId: $organizationId, userId: $userId, input: $body)',
     ),
     route(
+      'POST /v1/orgs/:organizationId/members/:userId/sso',
+      'setUserAsSSOMemberForOrganization',
+      'setMemberSSO(organizationId: $organizationId, userId: $userId)',
+    ),
+    route(
       'DELETE /v1/orgs/:organizationId/members/:userId',
       'removeMemberFromOrganizationById',
       'removeMember(organizationId: $organizationId, userId: $userId)',

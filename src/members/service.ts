@@ -31,6 +31,18 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
   });
 }
 
+/** Marks a member as signing in through SSO (GitBook's setUserAsSSOMemberForOrganization); idempotent. */
+export async function setMemberSSO(ctx: Context, organizationId: string, userId: string): Promise<void> {
+  await authorize(ctx, organizations, organizationId, 'admin');
+  const member = await memberOf(ctx, organizationId, userId);
+  if (member.sso) return;
+  await ctx.prisma.member.update({
+    where: { organizationId_userId: { organizationId, userId } },
+    data: { sso: true },
+    select: { sso: true },
+  });
+}
+
 /**
  * Removes a member (an admin removes anyone; a member may leave), with their team memberships (by cascade) and the
  * content grants made to them in this organization, in one transaction.

@@ -5,11 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../rest/route.js';
 import { restModules } from '../../src/schema.js';
+import { grantsBudgets } from '../grants/budgets.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 
-const domains: DomainBudgets[] = [];
+const domains: DomainBudgets[] = [grantsBudgets];
 
 const routes = restModules.flatMap((module) => module.routes);
 const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;

@@ -1,0 +1,145 @@
+// The permission matrix at the REST surface: every endpoint of a space or a collection, called by every persona
+// (owner and admin, create, edit, read, guest, a guest whose team was granted edit, another organization's admin), on
+// an object of its own. Each answers as the object's `permissions` (as the persona reads them) say: success when the
+// action the endpoint needs is advertised, 403 when it is not, 404 when the persona cannot see the object at all.
+// A new content endpoint fails the first test until it is given its action here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/kernel/ids.js';
+import { restModules } from '../../src/schema.js';
+import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { buildCollection, buildMember, buildSpace } from '../support/factories.js';
+import { buildWorld, type World } from '../support/world.js';
+
+type Kind = 'space' | 'collection';
+
+interface Endpoint {
+  /** The action of the object's `permissions` that the endpoint needs. */
+  action: 'view' | 'edit' | 'admin';
+  /** Besides: the organization-level action it needs (creating a copy), or the target organization's admin. */
+  also?: 'createContent' | 'targetAdmin';
+  body?: (ctx: { grantee: string; team: string; target: string }) => unknown;
+  /** The object must be deleted first (restore). */
+  deleted?: boolean;
+}
+
+const endpoints: Record<string, Endpoint> = {
+  'GET /v1/spaces/:spaceId': { action: 'view' },
+  'PATCH /v1/spaces/:spaceId': { action: 'edit', body: () => ({ title: 'Renamed' }) },
+  'DELETE /v1/spaces/:spaceId': { action: 'admin' },
+  'POST /v1/spaces/:spaceId/duplicate': { action: 'view', also: 'createContent' },
+  'POST /v1/spaces/:spaceId/restore': { action: 'admin', deleted: true },
+  'POST /v1/spaces/:spaceId/move': { action: 'admin', body: () => ({ parent: null }) },
+  'POST /v1/spaces/:spaceId/transfer': { action: 'admin', also: 'targetAdmin', body: ({ target }) => ({ organization: target }) },
+  'GET /v1/collections/:collectionId': { action: 'view' },
+  'PATCH /v1/collections/:collectionId': { action: 'admin', body: () => ({ title: 'Renamed' }) },
+  'DELETE /v1/collections/:collectionId': { action: 'admin' },
+  'POST /v1/collections/:collectionId/move': { action: 'admin', body: () => ({ parent: null }) },
+  'POST /v1/collections/:collectionId/transfer': { action: 'admin', also: 'targetAdmin', body: ({ target }) => ({ organization: target }) },
+  'GET /v1/collections/:collectionId/spaces': { action: 'view' },
+};
+for (const kind of ['spaces/:spaceId', 'collections/:collectionId']) {
+  const base = `/v1/${kind}/permissions`;
+  Object.assign(endpoints, {
+    [`POST ${base}`]: { action: 'admin', body: ({ grantee }) => ({ role: 'read', users: [grantee] }) },
+    [`GET ${base}/users`]: { action: 'view' },
+    [`PATCH ${base}/users/:userId`]: { action: 'admin', body: () => ({ role: 'read' }) },
+    [`DELETE ${base}/users/:userId`]: { action: 'admin' },
+    [`GET ${base}/teams`]: { action: 'view' },
+    [`PATCH ${base}/teams/:teamId`]: { action: 'admin', body: () => ({ role: 'read' }) },
+    [`DELETE ${base}/teams/:teamId`]: { action: 'admin' },
+    [`GET ${base}/aggregate`]: { action: 'view' },
+  } satisfies Record<string, Endpoint>);
+}
+
+const contentRoutes = restModules
+  .flatMap((module) => module.routes)
+  .filter((route) => /^\/v1\/(spaces\/:spaceId|collections\/:collectionId)(\/|$)/.test(route.path));
+
+const personas = ['admin', 'creator', 'editor', 'reader', 'guest', 'teamGranted', 'outsider'] as const;
+type Persona = (typeof personas)[number];
+
+let t: TestApp;
+let world: World;
+let people: Record<Persona, Person>;
+let grantedTeam: string;
+/** A team and a member to name in grant endpoints. */
+let team: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  world = await buildWorld(t.prisma);
+  const organizationId = world.organizationId;
+  const teamGranted = await buildMember(t.prisma, { organizationId, role: null });
+  grantedTeam = (await t.prisma.team.create({ data: { id: newId(), organizationId, title: 'Granted' } })).id;
+  await t.prisma.teamMember.create({ data: { teamId: grantedTeam, organizationId, userId: teamGranted.userId } });
+  team = (await t.prisma.team.create({ data: { id: newId(), organizationId, title: 'Named' } })).id;
+  people = { ...world, teamGranted };
+});
+afterAll(() => t?.close());
+
+/** A fresh object of the endpoint's kind (top level, default level inherit), with the persona's team granted edit. */
+async function freshObject(kind: Kind, deleted: boolean): Promise<string> {
+  const organizationId = world.organizationId;
+  const id =
+    kind === 'space'
+      ? (await buildSpace(t.prisma, { organizationId, title: 'Matrix', deletedAt: deleted ? t.clock.now() : null })).id
+      : (await buildCollection(t.prisma, { organizationId, title: 'Matrix' })).id;
+  await t.prisma.contentGrant.create({ data: { id: newId(), organizationId, [`${kind}Id`]: id, teamId: grantedTeam, role: 'edit' } });
+  return id;
+}
+
+/** The `permissions` the persona reads on the object, or null when it is not found for them. */
+async function advertised(kind: Kind, id: string, person: Person): Promise<Record<string, boolean> | null> {
+  const res = await t.request('GET', `/v1/${kind}s/${id}`, { token: person.token });
+  if (res.status === 404) return null;
+  expect(res.status).toBe(200);
+  return res.body.permissions;
+}
+
+describe('the permission matrix of content endpoints', () => {
+  it('knows the action of every endpoint of a space or a collection', () => {
+    expect(contentRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(Object.keys(endpoints).sort());
+  });
+
+  it.each(contentRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', async (key, route) => {
+    const endpoint = endpoints[key];
+    const kind: Kind = route.path.startsWith('/v1/spaces/') ? 'space' : 'collection';
+    const outcomes: Record<string, number> = {};
+    const expected: Record<string, number> = {};
+    for (const persona of personas) {
+      const person = people[persona];
+      const id = await freshObject(kind, endpoint.deleted ?? false);
+      const permissions = await advertised(kind, id, person);
+      const path = route.path
+        .replace(/:spaceId|:collectionId/, id)
+        .replace(':userId', world.reader.userId)
+        .replace(':teamId', team);
+      const body = endpoint.body?.({ grantee: world.reader.userId, team, target: world.secondOrganizationId });
+      const res = await t.request(route.method, path, { token: person.token, body });
+      outcomes[persona] = res.status;
+      // Creating a copy also needs `create` in the organization; a transfer needs the target organization, where only
+      // the admin is a member (anyone else does not find it).
+      const alsoAllowed =
+        endpoint.also === 'createContent'
+          ? ['admin', 'creator'].includes(persona)
+          : endpoint.also === 'targetAdmin'
+            ? persona === 'admin'
+            : true;
+      expected[persona] = !permissions
+        ? 404
+        : !permissions[endpoint.action]
+          ? 403
+          : !alsoAllowed
+            ? endpoint.also === 'targetAdmin'
+              ? 404
+              : 403
+            : route.status;
+    }
+    expect(outcomes).toEqual(expected);
+    // Against an agreement on a wrong answer: the organization's admin always succeeds, and those outside never see it.
+    expect(outcomes.admin).toBe(route.status);
+    expect([outcomes.guest, outcomes.outsider]).toEqual([404, 404]);
+    // The team-granted guest edits: what needs only view or edit is theirs.
+    if (endpoint.action !== 'admin' && !endpoint.also) expect(outcomes.teamGranted).toBe(route.status);
+  });
+});
