@@ -112,12 +112,16 @@ export class Fragments {
         sources.set(typeName, selection);
       }
     }
+    // Every fragment is known before any is completed: a bare field of a type registered by a later module still
+    // takes that type's fragment.
     for (const [typeName, selection] of sources) {
+      const parsed = parse(`fragment ${fragmentName(typeName)} on ${typeName} { ${selection} }`, { noLocation: true });
+      this.definitions.set(typeName, parsed.definitions[0] as FragmentDefinitionNode);
+    }
+    for (const [typeName, definition] of this.definitions) {
       const type = schema.getType(typeName);
       if (!type || !isCompositeType(type))
         throw new Error(`REST fragment ${fragmentName(typeName)}: no composite type ${typeName} in the schema.`);
-      const parsed = parse(`fragment ${fragmentName(typeName)} on ${typeName} { ${selection} }`, { noLocation: true });
-      const definition = parsed.definitions[0] as FragmentDefinitionNode;
       this.definitions.set(typeName, { ...definition, selectionSet: this.complete(definition.selectionSet, type, typeName) });
     }
   }
@@ -346,6 +350,7 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
       if (!field) throw new Error(`the body path ${bodyPath.join('.')} is not in the selection.`);
       plan = field.plan;
     }
+    if (definition.emptyObject) plan = { kind: 'object', typeName: 'EmptyObject', fields: [] };
     const jit = compileQuery(schema, document, definition.name);
     const run: CompiledRoute['run'] = isCompiledQuery(jit)
       ? (context, variableValues) => jit.query(undefined, context, variableValues)

@@ -33,17 +33,20 @@ export interface RouteDefinition {
   status: 200 | 201 | 204 | 205;
   /** The version of GitBook's spec that documents this endpoint (tests validate against it). */
   spec: SpecVersion;
+  /** The body is `{}` whatever the field returns: GitBook's answer to some actions, which its client parses as JSON. */
+  emptyObject?: boolean;
 }
 
 export interface RouteOptions {
   status?: RouteDefinition['status'];
   spec?: SpecVersion;
+  emptyObject?: boolean;
 }
 
 /** `route('PATCH /v1/spaces/:spaceId', 'updateSpaceById', 'updateSpace(id: $spaceId, input: $body)')`. */
 export function route(endpoint: `${Method} /v1${string}`, name: string, field: string, options: RouteOptions = {}): RouteDefinition {
   const [method, path] = endpoint.split(' ') as [Method, string];
-  return { method, path, name, field, status: options.status ?? 200, spec: options.spec ?? '0202' };
+  return { method, path, name, field, status: options.status ?? 200, spec: options.spec ?? '0202', emptyObject: options.emptyObject };
 }
 
 /** The escape hatch: a hand-written operation, for shapes a field path cannot express. */
