@@ -105,6 +105,17 @@ export function withoutComments(sql: string): string {
   return sql.replace(token, (match) => (match.startsWith('--') || match.startsWith('/*') ? ' ' : match));
 }
 
+/**
+ * The SQL without its CHECK constraints, which the replay on the shadow database must not create: the WebAssembly
+ * engine reads pg_constraint's `contype` as text where it expects a char and panics ("unreachable") on any constraint
+ * but a primary key, unique or foreign key (prisma/orm#29635 is the same fault with PostgreSQL 18's NOT NULL rows).
+ * Prisma does not model CHECK constraints, so the diff is the same without them. Each is written, by hand, as one
+ * `ALTER TABLE "T" ADD CONSTRAINT "name" CHECK (...);` statement.
+ */
+export function withoutCheckConstraints(sql: string): string {
+  return sql.replace(/ALTER TABLE "[^"]+" ADD CONSTRAINT "[^"]+" CHECK \([^;]*\);/g, ' ');
+}
+
 function migrationList(dir = migrationsDir) {
   return {
     baseDir: dir,
@@ -112,7 +123,7 @@ function migrationList(dir = migrationsDir) {
     shadowDbInitScript: '',
     migrationDirectories: readMigrations(dir).map((m) => ({
       path: m.name,
-      migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: withoutComments(m.sql) } },
+      migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: withoutCheckConstraints(withoutComments(m.sql)) } },
     })),
   };
 }
