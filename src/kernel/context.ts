@@ -21,6 +21,18 @@ export interface Viewer {
   tokenId: string;
   /** Whether any content is granted to the user or to a team of theirs: lists read grants only then. */
   holdsGrants: boolean;
+  /** The one organization the token acts in (an SSO session token), or null for a token of the user's own. */
+  organizationId: string | null;
+}
+
+/**
+ * Condition on a Member row (aliased `member`) for a membership through which the viewer acts: theirs, enabled, and
+ * in the token's organization when the token has one. Every reading of the viewer's memberships goes through it.
+ */
+export function viewerMembershipSql(viewer: Viewer, member: 'm' | 'mine'): Prisma.Sql {
+  const m = Prisma.raw(member);
+  const scope = viewer.organizationId ? Prisma.sql`AND ${m}."organizationId" = ${viewer.organizationId}` : Prisma.empty;
+  return Prisma.sql`${m}."userId" = ${viewer.userId} AND NOT ${m}.disabled ${scope}`;
 }
 
 /** What stays the same for every request of a running service. */
@@ -84,17 +96,18 @@ export async function authenticate(services: Services, authorization: string | n
     userId: string;
     revokedAt: Date | null;
     expiresAt: Date | null;
+    organizationId: string | null;
     holdsGrants: boolean;
   }>(
     Prisma.sql`WITH token AS (
-        SELECT id, "userId", "revokedAt", "expiresAt", "lastUsedAt" FROM "ApiToken" WHERE "tokenHash" = ${hashToken(secret)}
+        SELECT id, "userId", "revokedAt", "expiresAt", "lastUsedAt", "organizationId" FROM "ApiToken" WHERE "tokenHash" = ${hashToken(secret)}
       ), used AS (
         UPDATE "ApiToken" SET "lastUsedAt" = ${now} FROM token
         WHERE "ApiToken".id = token.id AND token."revokedAt" IS NULL
           AND (token."expiresAt" IS NULL OR token."expiresAt" > ${now})
           AND (token."lastUsedAt" IS NULL OR token."lastUsedAt" <= ${new Date(now.getTime() - LAST_USED_PRECISION_MS)})
       )
-      SELECT id, "userId", "revokedAt", "expiresAt", EXISTS (SELECT 1 FROM "ContentGrant" g
+      SELECT id, "userId", "revokedAt", "expiresAt", "organizationId", EXISTS (SELECT 1 FROM "ContentGrant" g
           WHERE g."userId" = token."userId"
              OR g."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = token."userId")) AS "holdsGrants"
         FROM token`,
@@ -102,7 +115,7 @@ export async function authenticate(services: Services, authorization: string | n
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     throw unauthorized('The API token is unknown, revoked or expired.');
   }
-  return { userId: token.userId, tokenId: token.id, holdsGrants: token.holdsGrants };
+  return { userId: token.userId, tokenId: token.id, holdsGrants: token.holdsGrants, organizationId: token.organizationId };
 }
 
 export function createContext(services: Services, viewer: Viewer): Context {
@@ -117,7 +130,7 @@ export function createContext(services: Services, viewer: Viewer): Context {
               (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."organizationId" = m."organizationId" AND tm."userId" = m."userId"))
           ) AS granted
           FROM "Member" m
-          WHERE m."userId" = ${viewer.userId} AND m."organizationId" = ANY(${[...organizationIds]}::text[]) AND NOT m.disabled`,
+          WHERE ${viewerMembershipSql(viewer, 'm')} AND m."organizationId" = ANY(${[...organizationIds]}::text[])`,
       );
       const byOrg = new Map(rows.map((r) => [r.organizationId, { role: r.role, granted: r.granted }]));
       return organizationIds.map((id) => byOrg.get(id));

@@ -158,7 +158,9 @@ async function loadPages<Row extends object, Args>(
   // A list of plain objects (no fetch) is always read whole: plugin-prisma knows nothing of its item type.
   const query = source.fetch ? queryFromInfo({ context: ctx, info, path: ['items'] }) : {};
   const whole = !needsPrisma(query);
-  const computed = Object.entries(source.computed?.(parentKey) ?? {}).map(([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(`"${name}"`)}`);
+  const computed = Object.entries(source.computed?.(parentKey) ?? {}).map(
+    ([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(`"${name}"`)}`,
+  );
   const columns = Prisma.join([
     whole ? Prisma.sql`t.*` : Prisma.raw(`t."${idColumn}"`),
     ...computed,

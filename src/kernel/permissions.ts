@@ -13,6 +13,7 @@
 // - A caller who is not a member of an organization cannot see anything in it: 404, never 403.
 import { Prisma } from '../generated/prisma/client.js';
 import type { ContentLevel, MemberRole } from '../generated/prisma/enums.js';
+import { type Viewer, viewerMembershipSql } from './context.js';
 
 export type Role = MemberRole;
 /** A caller's standing on an object: a role, `guest` (a member without role), or null: may not even see it. */
@@ -127,13 +128,13 @@ export function grantedContentSql(userId: string): Prisma.Sql {
  * of its organization, and an admin there or the content has a default level; or it is granted to them. Viewer-
  * relative, so it filters lists at any nesting depth, across organizations, in one statement.
  */
-export function visibleToViewerSql(viewer: { userId: string; holdsGrants: boolean }): Prisma.Sql {
+export function visibleToViewerSql(viewer: Viewer): Prisma.Sql {
   // The granted subtree only for a viewer who holds grants (the token's statement tells): it costs the list
   // statement its index-only count and much of its planning, which most viewers need not pay. One EXISTS with the
   // alternatives inside, so that PostgreSQL still makes it a semi-join.
   const granted = viewer.holdsGrants ? Prisma.sql`OR t.id IN ${grantedContentSql(viewer.userId)}` : Prisma.empty;
   return Prisma.sql`EXISTS (SELECT 1 FROM "Member" m
-    WHERE m."organizationId" = t."organizationId" AND m."userId" = ${viewer.userId} AND NOT m.disabled
+    WHERE m."organizationId" = t."organizationId" AND ${viewerMembershipSql(viewer, 'm')}
       AND ((m.role IS NOT NULL AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL)) ${granted}))`;
 }
 

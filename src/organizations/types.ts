@@ -4,6 +4,7 @@ import { type Organization as OrganizationRow, Prisma } from '../generated/prism
 import { BillingPlan, OrganizationCommunityType, OrganizationType, OrganizationUseCase } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
+import { viewerMembershipSql } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { type ListSource, listArgs, listOf, listPage, selectsOnlyListFields } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
@@ -73,8 +74,7 @@ export const OrganizationList = listOf('Organization', Organization);
 const viewerOrganizations: ListSource<OrganizationRow> = {
   table: 'Organization',
   orderBy: [{ column: 'id', type: 'text' }],
-  where: (ctx) =>
-    Prisma.sql`EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = t.id AND m."userId" = ${ctx.viewer.userId} AND NOT m.disabled)`,
+  where: (ctx) => Prisma.sql`EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = t.id AND ${viewerMembershipSql(ctx.viewer, 'm')})`,
   scope: (userId) => `orgs:${userId}`,
   fetch: (ctx, query, ids) => ctx.prisma.organization.findMany({ ...query, where: { id: { in: ids } } }),
   annotations: [organizations.level],
@@ -109,6 +109,8 @@ builder.queryFields((t) => ({
         ...query,
         where: {
           emailDomains: { has: domain },
+          // A token of one organization sees no other.
+          ...(ctx.viewer.organizationId ? { id: ctx.viewer.organizationId } : {}),
           ...(ownDomain ? {} : { members: { some: { userId: ctx.viewer.userId, disabled: false } } }),
         },
         orderBy: { id: 'asc' },

@@ -3,6 +3,7 @@ import { Prisma, type User as UserRow } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, type Resource } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
+import { viewerMembershipSql } from '../kernel/context.js';
 import { type Level, policies } from '../kernel/permissions.js';
 import { rowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
@@ -18,7 +19,7 @@ export const users: Resource<UserRow, typeof policies.user> = {
       ? await ctx.sql<{ userId: string }>(Prisma.sql`
           SELECT DISTINCT theirs."userId" FROM "Member" mine
             JOIN "Member" theirs ON theirs."organizationId" = mine."organizationId"
-           WHERE mine."userId" = ${ctx.viewer.userId} AND NOT mine.disabled AND theirs."userId" = ANY(${others}::text[])`)
+           WHERE ${viewerMembershipSql(ctx.viewer, 'mine')} AND theirs."userId" = ANY(${others}::text[])`)
       : [];
     const visible = new Set([ctx.viewer.userId, ...shared.map((row) => row.userId)]);
     return rows.map((row) => (visible.has(row.id) ? 'guest' : null));

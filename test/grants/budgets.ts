@@ -41,7 +41,9 @@ export const grantsBudgets: DomainBudgets = {
       calls[`DELETE ${template}/teams/:teamId`] = { path: `${base}/teams/${team}` };
       calls[`GET ${template}/aggregate`] = { path: `${base}/aggregate` };
     }
-    calls['GET /v1/orgs/:organizationId/members/:userId/spaces'] = { path: `/v1/orgs/${organizationId}/members/${colleague.userId}/spaces` };
+    calls['GET /v1/orgs/:organizationId/members/:userId/spaces'] = {
+      path: `/v1/orgs/${organizationId}/members/${colleague.userId}/spaces`,
+    };
     calls['POST /v1/orgs/:organizationId/members/:userId/sso'] = { path: `/v1/orgs/${organizationId}/members/${colleague.userId}/sso` };
     return calls;
   },

@@ -216,6 +216,31 @@ describe.each(kinds)('grants on a $name', (kind) => {
     expect(await t.prisma.contentGrant.count({ where: { [`${kind.name}Id`]: content.id } })).toBe(0);
   });
 
+  it('cannot store a grant on two things or for two grantees: the database refuses it', async () => {
+    const content = await kind.build();
+    const other = await kind.build();
+    const base = { organizationId: acme, role: 'read' as const, [`${kind.name}Id`]: content.id };
+    await expect(
+      t.prisma.contentGrant.create({
+        data: { id: 'grantCheck0000000001', ...base, userId: world.reader.userId, teamId: await newTeam('Both', []) },
+      }),
+    ).rejects.toThrow(/ContentGrant_one_grantee/);
+    const [spaceId, collectionId] =
+      kind.name === 'space'
+        ? [content.id, (await buildCollection(t.prisma, { organizationId: acme })).id]
+        : [(await buildSpace(t.prisma, { organizationId: acme })).id, other.id];
+    await expect(
+      t.prisma.contentGrant.create({
+        data: { id: 'grantCheck0000000002', organizationId: acme, role: 'read', userId: world.reader.userId, spaceId, collectionId },
+      }),
+    ).rejects.toThrow(/ContentGrant_one_target/);
+    await expect(
+      t.prisma.contentGrant.create({
+        data: { id: 'grantCheck0000000003', organizationId: acme, role: 'read', userId: world.reader.userId },
+      }),
+    ).rejects.toThrow(/ContentGrant_one_target/);
+  });
+
   it('filters the aggregate by level, and pages every list in one statement whatever the page size', async () => {
     const content = await kind.build('read');
     const people = await Promise.all(Array.from({ length: 6 }, (_, i) => guest(`Person ${i}`)));
