@@ -13,6 +13,7 @@ import { restMiddleware } from '../rest/middleware.js';
 import { apiReference } from './api-reference.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Database } from './db/client.js';
+import { invitesPages } from './invites/index.js';
 import { authenticate, type Clock, createContext, type Services, systemClock } from './kernel/context.js';
 import { ID_PATTERN } from './kernel/ids.js';
 import { PageTokens } from './kernel/pagination.js';
@@ -22,6 +23,7 @@ import { createMailer } from './mail.js';
 import { createMonitoring } from './monitoring.js';
 import { createRateLimits } from './rate-limits.js';
 import { restModules, schema } from './schema.js';
+import { ssoPages } from './sso/index.js';
 
 export interface AppOptions {
   config: Config;
@@ -141,6 +143,8 @@ export function createApp(options: AppOptions): App {
   koa.use(monitoring.endpoints);
   koa.use(apiReference(options.config, routes));
   koa.use(rateLimits.middleware);
+  koa.use(invitesPages(services));
+  koa.use(ssoPages(services));
   koa.use(
     restMiddleware({
       routes,

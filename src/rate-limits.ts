@@ -1,4 +1,4 @@
-// Rate limits of /v1 and /graphql (rate-limiter-flexible): a fixed window of a minute per API token, and one per
+// Rate limits of /v1, /graphql and the sign-in pages (/join, /sso) (rate-limiter-flexible): a fixed window of a minute per API token, and one per
 // client address for requests without a token and for failed authentications. Every limited response carries
 // GitBook's X-RateLimit-Limit, -Remaining and -Reset (epoch seconds); a refusal is a 429 with Retry-After.
 // The counters live in this process, or in PostgreSQL (RATE_LIMIT_STORE=postgres) so that instances share them.
@@ -10,7 +10,7 @@ import { bearerToken } from './kernel/context.js';
 import { hashToken } from './kernel/ids.js';
 
 const WINDOW_SECONDS = 60;
-const LIMITED_PATHS = /^\/(v1|graphql)(\/|$)/;
+const LIMITED_PATHS = /^\/(v1|graphql|join|sso)(\/|$)/;
 
 export interface RateLimits {
   middleware: Koa.Middleware;

@@ -3,10 +3,12 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { aboutRest } from './about/index.js';
 import { collectionRest } from './collections/index.js';
 import { grantRest } from './grants/index.js';
+import { invitesRest } from './invites/index.js';
 import { builder } from './kernel/builder.js';
 import { memberRest } from './members/index.js';
 import { organizationRest } from './organizations/index.js';
 import { spaceRest } from './spaces/index.js';
+import { ssoRest } from './sso/index.js';
 import { teamRest } from './teams/index.js';
 import { userRest } from './users/index.js';
 
@@ -19,6 +21,8 @@ export const restModules = [
   organizationRest,
   memberRest,
   teamRest,
+  invitesRest,
+  ssoRest,
   collectionRest,
   spaceRest,
   grantRest,

@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../rest/route.js';
 import { restModules } from '../../src/schema.js';
 import { grantsBudgets } from '../grants/budgets.js';
+import { invitesBudgets } from '../invites/budgets.js';
+import { ssoBudgets } from '../sso/budgets.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 
-const domains: DomainBudgets[] = [grantsBudgets];
+const domains: DomainBudgets[] = [invitesBudgets, ssoBudgets, grantsBudgets];
 
 const routes = restModules.flatMap((module) => module.routes);
 const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;

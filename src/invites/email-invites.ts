@@ -1,0 +1,229 @@
+// Inviting by e-mail, and redeeming the single-use join link an invite mails.
+//
+// An invite is written for each address that is not yet a member (its user created when the address is unknown),
+// with a new secret whose SHA-256 alone is stored; the e-mails go out once the invites are committed, and a failed
+// delivery is reported, not fatal. An SSO invite mails no link: its user joins by signing in with the organization's
+// SAML provider, whose provisioning consumes the invite (src/sso). The join link is redeemed by POST /join/<secret>
+// (pages.ts): the statement that checks the invite deletes it, so a link works once, whoever races for it.
+import { randomBytes } from 'node:crypto';
+import { Prisma } from '../generated/prisma/client.js';
+import type { MemberRole } from '../generated/prisma/enums.js';
+import { authorize, organizations } from '../kernel/authorize.js';
+import type { Context, Services } from '../kernel/context.js';
+import { badRequest } from '../kernel/errors.js';
+import { hashToken, newApiToken, newId } from '../kernel/ids.js';
+import { invitationMail, joinUrl, ssoStartUrl } from './mail.js';
+import type { InviteUsersOutcome } from './types.js';
+
+export const MAX_INVITEES = 100;
+/** How long a join link works. */
+export const INVITE_DAYS = 7;
+/** E-mails in flight at once: enough for a full invite in a few seconds, without opening a connection per address. */
+const MAIL_CONCURRENCY = 5;
+
+export interface Invitee {
+  email: string;
+  /** Absent: the request's default role. */
+  role?: MemberRole | null;
+}
+
+interface InvitingOrganization {
+  title: string;
+  defaultRole: MemberRole | null;
+  inviter: string;
+  providers: string[];
+}
+
+/** Runs `work` on every item, at most `limit` at a time. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export async function inviteUsers(
+  ctx: Context,
+  organizationId: string,
+  input: { emails: readonly Invitee[]; role?: MemberRole | null; sso?: boolean | null },
+): Promise<InviteUsersOutcome> {
+  await authorize(ctx, organizations, organizationId, 'admin');
+  const [organization] = await ctx.sql<InvitingOrganization>(Prisma.sql`
+    SELECT o.title, o."defaultRole", (SELECT u."displayName" FROM "User" u WHERE u.id = ${ctx.viewer.userId}) AS inviter,
+           ARRAY(SELECT p.id FROM "SamlProvider" p WHERE p."organizationId" = o.id AND p.status = 'active' ORDER BY p."createdAt", p.id) AS providers
+      FROM "Organization" o WHERE o.id = ${organizationId}`);
+  const sso = input.sso ?? false;
+  if (sso && !organization.providers.length)
+    throw badRequest('Invalid "sso": the organization has no active SAML provider to sign in with.');
+
+  // One invite per address: the first mention wins.
+  const defaultRole = input.role !== undefined ? input.role : organization.defaultRole;
+  const roles = new Map<string, MemberRole | null>();
+  for (const { email, role } of input.emails) if (!roles.has(email)) roles.set(email, role !== undefined ? role : defaultRole);
+  const emails = [...roles.keys()];
+  const secrets = emails.map(() => randomBytes(32).toString('base64url'));
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + INVITE_DAYS * 24 * 60 * 60 * 1000);
+
+  // One statement, so one transaction: users created for unknown addresses, invites written (or renewed with a new
+  // secret) for those who are not members. An SSO invite of someone who belongs to another organization becomes an
+  // ordinary one: an SSO login there could not be theirs.
+  const written = await ctx.sql<{ email: string; userId: string; sso: boolean }>(Prisma.sql`
+    WITH invitee AS (
+      SELECT * FROM unnest(${emails}::text[], ${[...roles.values()]}::text[], ${emails.map(() => newId())}::text[],
+                           ${secrets.map(hashToken)}::text[], ${emails.map(() => newId())}::text[]) AS v(email, role, id, hash, "userId")
+    ), person AS (
+      INSERT INTO "User" (id, email, "displayName", "createdAt")
+      SELECT v."userId", v.email, split_part(v.email, '@', 1), ${now} FROM invitee v
+      ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email
+      RETURNING id, email
+    )
+    INSERT INTO "EmailInvite" (id, "organizationId", email, "userId", role, sso, "tokenHash", "invitedById", "expiresAt", "createdAt")
+    SELECT v.id, ${organizationId}, v.email, p.id, v.role::"MemberRole",
+           ${sso}::boolean AND NOT EXISTS (SELECT 1 FROM "Member" o WHERE o."userId" = p.id AND o."organizationId" <> ${organizationId}),
+           v.hash, ${ctx.viewer.userId}, ${expiresAt}, ${now}
+      FROM invitee v JOIN person p ON p.email = v.email
+     WHERE NOT EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = ${organizationId} AND m."userId" = p.id)
+    ON CONFLICT ("organizationId", email) DO UPDATE SET "userId" = EXCLUDED."userId", role = EXCLUDED.role, sso = EXCLUDED.sso,
+      "tokenHash" = EXCLUDED."tokenHash", "invitedById" = EXCLUDED."invitedById", "expiresAt" = EXCLUDED."expiresAt"
+    RETURNING email, "userId", sso`);
+
+  const byEmail = new Map(written.map((row) => [row.email, row]));
+  const invites = emails.flatMap((email, i) => {
+    const row = byEmail.get(email);
+    return row ? [{ ...row, role: roles.get(email)!, secret: secrets[i] }] : [];
+  });
+  const undelivered = new Set<string>();
+  await eachLimited(invites, MAIL_CONCURRENCY, async (invite) => {
+    const mail = invitationMail({
+      to: invite.email,
+      organization: organization.title,
+      inviter: organization.inviter,
+      role: invite.role,
+      expiresAt,
+      ...(invite.sso
+        ? { ssoStartUrls: organization.providers.map((id) => ssoStartUrl(ctx, id)) }
+        : { joinUrl: joinUrl(ctx, invite.secret) }),
+    });
+    try {
+      await ctx.mailer.send(mail);
+    } catch (error) {
+      undelivered.add(invite.email);
+      // The address and the server's answer, never the message (it holds the link).
+      ctx.logger.warn({ organizationId, email: invite.email, error: (error as Error).message }, 'invite e-mail not delivered');
+    }
+  });
+  return {
+    users: invites.map((invite) => invite.userId),
+    invited: invites.length,
+    failedSSOEmails: sso ? invites.filter((invite) => !invite.sso).map((invite) => invite.email) : [],
+    undeliveredEmails: emails.filter((email) => undelivered.has(email)),
+  };
+}
+
+// --- the join link ---------------------------------------------------------------------------------------------------
+
+/** Why a join link does not work: the HTTP status and what to tell its holder. */
+export class InviteRefused extends Error {
+  constructor(
+    readonly status: 403 | 404 | 410,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface PendingInvite {
+  organizationId: string;
+  organization: string;
+  email: string;
+  role: MemberRole | null;
+  expiresAt: Date;
+}
+
+interface InviteState extends PendingInvite {
+  sso: boolean;
+  disabled: boolean | null;
+  providers: string[];
+}
+
+/** The invite of a join link, whatever its state; null when the secret is unknown (or was used). */
+async function inviteState(services: Services, secret: string): Promise<InviteState | null> {
+  const [invite] = await services.sql<InviteState>(Prisma.sql`
+    SELECT i."organizationId", o.title AS organization, i.email, i.role, i."expiresAt", i.sso, m.disabled,
+           ARRAY(SELECT p.id FROM "SamlProvider" p WHERE p."organizationId" = o.id AND p.status = 'active' ORDER BY p."createdAt", p.id) AS providers
+      FROM "EmailInvite" i JOIN "Organization" o ON o.id = i."organizationId"
+      LEFT JOIN "Member" m ON m."organizationId" = i."organizationId" AND m."userId" = i."userId"
+     WHERE i."tokenHash" = ${hashToken(secret)}`);
+  return invite ?? null;
+}
+
+/** The refusal for an invite that cannot be redeemed (now), or null when it can. */
+function refusal(services: Services, invite: InviteState | null): InviteRefused | null {
+  if (!invite) return new InviteRefused(404, 'This invite link is unknown or was already used.');
+  if (invite.sso) {
+    const where = invite.providers.map((id) => ssoStartUrl(services, id)).join(' or ');
+    return new InviteRefused(
+      403,
+      `This invite is for single sign-on: join by signing in with your organization’s identity provider${where ? ` at ${where}` : ''}.`,
+    );
+  }
+  if (invite.expiresAt <= services.clock.now()) return new InviteRefused(410, 'This invite link has expired: ask for a new invite.');
+  if (invite.disabled) return new InviteRefused(403, 'Your membership of this organization is disabled: an admin must enable it again.');
+  return null;
+}
+
+/** What a join link invites to; refused as redeeming it would be. Reads only: mail scanners follow links. */
+export async function pendingInvite(services: Services, secret: string): Promise<PendingInvite> {
+  const invite = await inviteState(services, secret);
+  const refused = refusal(services, invite);
+  if (refused) throw refused;
+  const { organizationId, organization, email, role, expiresAt } = invite!;
+  return { organizationId, organization, email, role, expiresAt };
+}
+
+export interface Redeemed {
+  organizationId: string;
+  organization: string;
+  userId: string;
+  /** A new API token, when the user held no live one: shown this once. */
+  token?: string;
+}
+
+/**
+ * Redeems a join link in one statement: the invite is deleted by the statement that checks it, its user becomes a
+ * member with its role (an existing member keeps a higher role), and a user without a live API token gets one.
+ */
+export async function redeemInvite(services: Services, secret: string): Promise<Redeemed> {
+  const now = services.clock.now();
+  const token = newApiToken();
+  const [joined] = await services.sql<Omit<Redeemed, 'token'> & { tokenIssued: boolean }>(Prisma.sql`
+    WITH invite AS (
+      DELETE FROM "EmailInvite" i
+       WHERE i."tokenHash" = ${hashToken(secret)} AND NOT i.sso AND i."expiresAt" > ${now}
+         AND NOT EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = i."organizationId" AND m."userId" = i."userId" AND m.disabled)
+      RETURNING i."organizationId", i."userId", i.role
+    ), member AS (
+      INSERT INTO "Member" ("organizationId", "userId", role, "joinedAt")
+      SELECT "organizationId", "userId", role, ${now} FROM invite
+      ON CONFLICT ("organizationId", "userId") DO UPDATE SET role = LEAST("Member".role, EXCLUDED.role) WHERE NOT "Member".disabled
+      RETURNING "organizationId", "userId"
+    ), organization AS (
+      SELECT o.id, o.title FROM "Organization" o JOIN member ON member."organizationId" = o.id
+    ), issued AS (
+      INSERT INTO "ApiToken" (id, "userId", "tokenHash", label, "createdAt")
+      SELECT ${newId()}, m."userId", ${hashToken(token)}, 'Join link (' || o.title || ')', ${now} FROM member m JOIN organization o ON TRUE
+       WHERE NOT EXISTS (SELECT 1 FROM "ApiToken" a WHERE a."userId" = m."userId" AND a."revokedAt" IS NULL
+                           AND (a."expiresAt" IS NULL OR a."expiresAt" > ${now}))
+      RETURNING id
+    )
+    SELECT m."organizationId", o.title AS organization, m."userId", EXISTS (SELECT 1 FROM issued) AS "tokenIssued"
+      FROM member m JOIN organization o ON TRUE`);
+  if (!joined)
+    throw (
+      refusal(services, await inviteState(services, secret)) ?? new InviteRefused(404, 'This invite link is unknown or was already used.')
+    );
+  const { tokenIssued, ...membership } = joined;
+  return tokenIssued ? { ...membership, token } : membership;
+}

@@ -1,0 +1,132 @@
+// Invite links: creating, changing and deleting them (by those who manage them), and joining with one (anyone who
+// holds the link). An invite to the organization makes the joiner a member with its role; an invite to a space or a
+// collection makes them a member (a guest if they were not one) with a grant of its level there. Joining never lowers
+// a role or a grant.
+import type { LinkInvite as LinkInviteRow } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { MemberRole } from '../generated/prisma/enums.js';
+import { authorize, authorizeReference, collections, organizations, spaces } from '../kernel/authorize.js';
+import type { Context } from '../kernel/context.js';
+import { ApiError, badRequest, conflict, notFound } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import { assertMayGive, type Joined, managedLinkInvite, rememberTarget } from './types.js';
+
+export interface CreateLinkInvite {
+  role?: MemberRole | null;
+  space?: string | null;
+  collection?: string | null;
+  level?: MemberRole | null;
+}
+
+const linksDisabled = () => new ApiError(403, 'Invite links are disabled in this organization (its `inviteLinks` setting).');
+
+/** The organization, space or collection the new invite is to, checked for the viewer, with the viewer's level there. */
+async function targetOf(ctx: Context, organizationId: string, input: CreateLinkInvite) {
+  if (input.space) {
+    const { row, level } = await authorizeReference(ctx, spaces, { id: input.space, field: 'space', organizationId }, 'viewInviteLinks');
+    return { content: row, level };
+  }
+  if (input.collection) {
+    const reference = { id: input.collection, field: 'collection', organizationId };
+    const { row, level } = await authorizeReference(ctx, collections, reference, 'viewInviteLinks');
+    return { content: row, level };
+  }
+  const { level } = await authorize(ctx, organizations, organizationId, 'admin');
+  return { content: null, level };
+}
+
+/** A new invite link; refused while the organization has invite links disabled. */
+export async function createLinkInvite(ctx: Context, organizationId: string, input: CreateLinkInvite): Promise<LinkInviteRow> {
+  const target = await targetOf(ctx, organizationId, input);
+  const invite = {
+    role: target.content ? null : (input.role ?? null),
+    level: target.content ? (input.level ?? null) : null,
+    spaceId: input.space ?? null,
+    collectionId: input.collection ?? null,
+  };
+  assertMayGive(target, invite);
+  const [row] = await ctx.sql<LinkInviteRow>(Prisma.sql`
+    INSERT INTO "LinkInvite" (id, "organizationId", role, "spaceId", "collectionId", level, "createdAt")
+    SELECT ${newId()}, o.id, ${invite.role}::"MemberRole", ${invite.spaceId}, ${invite.collectionId}, ${invite.level}::"MemberRole",
+           ${ctx.clock.now()}
+      FROM "Organization" o WHERE o.id = ${organizationId} AND o."inviteLinks"
+    RETURNING *`);
+  if (!row) throw linksDisabled();
+  rememberTarget(row, target);
+  return row;
+}
+
+/** Changes what an invite gives: `role` for an invite to the organization, `level` for one to content. */
+export async function updateLinkInvite(
+  ctx: Context,
+  organizationId: string,
+  inviteId: string,
+  input: { role?: MemberRole | null; level?: MemberRole | null },
+): Promise<LinkInviteRow> {
+  const { invite, target } = await managedLinkInvite(ctx, organizationId, inviteId);
+  const toContent = target.content !== null;
+  if (toContent && input.role !== undefined) throw badRequest('Invalid "role": this invite is to content; change its "level".');
+  if (!toContent && input.level !== undefined) throw badRequest('Invalid "level": this invite is to the organization; change its "role".');
+  const changed = {
+    ...invite,
+    ...(toContent ? { level: input.level ?? invite.level } : { role: input.role === undefined ? invite.role : input.role }),
+  };
+  assertMayGive(target, changed);
+  const [row] = await ctx.sql<LinkInviteRow>(Prisma.sql`
+    UPDATE "LinkInvite" SET role = ${changed.role}::"MemberRole", level = ${changed.level}::"MemberRole" WHERE id = ${inviteId} RETURNING *`);
+  if (!row) throw notFound('Invite');
+  rememberTarget(row, target);
+  return row;
+}
+
+export async function deleteLinkInvite(ctx: Context, organizationId: string, inviteId: string): Promise<void> {
+  await managedLinkInvite(ctx, organizationId, inviteId);
+  await ctx.sql(Prisma.sql`DELETE FROM "LinkInvite" WHERE id = ${inviteId}`);
+}
+
+interface InviteToJoin extends LinkInviteRow {
+  inviteLinks: boolean;
+  spaceDeletedAt: Date | null;
+  disabled: boolean | null;
+}
+
+/**
+ * Joins the viewer with an invite link, in one statement (so atomically): membership with the invite's role (or as a
+ * guest, for an invite to content), raised but never lowered, and for an invite to content a grant of its level,
+ * raised but never lowered. A disabled member stays out; links of an organization that disabled them do not work.
+ */
+export async function joinWithLinkInvite(ctx: Context, organizationId: string, inviteId: string): Promise<Joined> {
+  const userId = ctx.viewer.userId;
+  const [invite] = await ctx.sql<InviteToJoin>(Prisma.sql`
+    SELECT i.*, o."inviteLinks", s."deletedAt" AS "spaceDeletedAt", m.disabled
+      FROM "LinkInvite" i JOIN "Organization" o ON o.id = i."organizationId"
+      LEFT JOIN "Space" s ON s.id = i."spaceId"
+      LEFT JOIN "Member" m ON m."organizationId" = i."organizationId" AND m."userId" = ${userId}
+     WHERE i.id = ${inviteId} AND i."organizationId" = ${organizationId}`);
+  if (!invite) throw notFound('Invite');
+  if (!invite.inviteLinks) throw linksDisabled();
+  const disabled = () => new ApiError(403, 'Your membership of this organization is disabled: an admin must enable it again.');
+  if (invite.disabled) throw disabled();
+  if (invite.spaceDeletedAt) throw conflict('The space of this invite is deleted.');
+  const content = invite.spaceId ?? invite.collectionId;
+  const grantColumn = Prisma.raw(invite.spaceId ? '"spaceId"' : '"collectionId"');
+  // LEAST of two roles is the higher (the enum is declared from admin down), and ignores a null (a guest).
+  const grant = content
+    ? Prisma.sql`, granted AS (
+        INSERT INTO "ContentGrant" (id, "organizationId", ${grantColumn}, "userId", role, "createdAt")
+        SELECT ${newId()}, m."organizationId", ${content}, m."userId", ${invite.level ?? 'read'}::"MemberRole", ${ctx.clock.now()} FROM member m
+        ON CONFLICT (${grantColumn}, "userId") DO UPDATE SET role = LEAST("ContentGrant".role, EXCLUDED.role)
+      )`
+    : Prisma.empty;
+  const [member] = await ctx.sql<Joined>(Prisma.sql`
+    WITH member AS (
+      INSERT INTO "Member" ("organizationId", "userId", role, "joinedAt")
+      VALUES (${organizationId}, ${userId}, ${content ? null : invite.role}::"MemberRole", ${ctx.clock.now()})
+      ON CONFLICT ("organizationId", "userId") DO UPDATE SET role = LEAST("Member".role, EXCLUDED.role) WHERE NOT "Member".disabled
+      RETURNING "organizationId", "userId", role
+    ) ${grant}
+    SELECT * FROM member`);
+  // Disabled between the read and the write.
+  if (!member) throw disabled();
+  return member;
+}

@@ -1,0 +1,5 @@
+import './types.js';
+import './mutations.js';
+
+export { ssoPages } from './pages.js';
+export { ssoRest } from './routes.js';

@@ -1,0 +1,371 @@
+// Invite links: to the organization, to a space, to a collection. Created, listed, read, changed and deleted by those
+// who manage them; joined by anyone who holds one, never lowering a role or a grant; refused when the organization
+// disabled invite links or the joiner's membership is disabled.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
+import type { Collection, Space } from '../../src/generated/prisma/client.js';
+import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
+import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
+import { buildWorld, type World } from '../support/world.js';
+
+let t: TestApp;
+let world: World;
+let acme: string;
+let shelf: Collection;
+let book: Space;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  world = await buildWorld(t.prisma);
+  acme = world.organizationId;
+  shelf = await buildCollection(t.prisma, { organizationId: acme, title: 'Shelf' });
+  book = await buildSpace(t.prisma, { organizationId: acme, parentId: shelf.id, title: 'Book' });
+});
+afterAll(() => t?.close());
+
+const links = (org = acme, rest = '') => `/v1/orgs/${org}/link-invites${rest}`;
+const create = (token: string, body: unknown, org = acme) => t.request('POST', links(org), { token, body });
+const joinPath = (inviteId: string, org = acme) => `/v1/orgs/${org}/invites/${inviteId}`;
+const join = (token: string, inviteId: string, org = acme) => t.request('POST', joinPath(inviteId, org), { token });
+const roleIn = async (person: Person, org = acme) =>
+  (await t.prisma.member.findUnique({ where: { organizationId_userId: { organizationId: org, userId: person.userId } } }))?.role;
+const grantOf = async (person: Person, content: { spaceId?: string; collectionId?: string }) =>
+  (await t.prisma.contentGrant.findFirst({ where: { userId: person.userId, ...content } }))?.role;
+
+describe('POST /v1/orgs/{organizationId}/link-invites', () => {
+  it('creates each variant through the official client, matching the spec', async () => {
+    const admin = gitbookClient('0202', t.url, world.admin.token);
+    const toOrganization = await admin.orgs.createOrganizationInvite(acme, { role: 'edit' as MemberRole });
+    expect(toOrganization.status).toBe(201);
+    expectMatchesSpec('0202', 'post', '/orgs/{organizationId}/link-invites', 201, toOrganization.data);
+    expect(toOrganization.data).toEqual({ object: 'invite', id: expect.any(String), role: 'edit', redundant: true });
+
+    const guests = await admin.orgs.createOrganizationInvite(acme, { role: null });
+    expectMatchesSpec('0202', 'post', '/orgs/{organizationId}/link-invites', 201, guests.data);
+    expect(guests.data).toMatchObject({ role: null, redundant: true });
+
+    const creator = gitbookClient('0202', t.url, world.creator.token);
+    const toSpace = await creator.orgs.createOrganizationInvite(acme, { space: book.id, level: 'edit' as MemberRole });
+    expect(toSpace.status).toBe(201);
+    expectMatchesSpec('0202', 'post', '/orgs/{organizationId}/link-invites', 201, toSpace.data);
+    expect(toSpace.data).toMatchObject({
+      object: 'invite',
+      level: 'edit',
+      redundant: true,
+      space: { id: book.id, title: 'Book', object: 'space' },
+    });
+    expect(toSpace.data).not.toHaveProperty('role');
+
+    const toCollection = await creator.orgs.createOrganizationInvite(acme, { collection: shelf.id, level: 'create' as MemberRole });
+    expectMatchesSpec('0202', 'post', '/orgs/{organizationId}/link-invites', 201, toCollection.data);
+    expect(toCollection.data).toMatchObject({ level: 'create', redundant: true, collection: { id: shelf.id, object: 'collection' } });
+
+    const rows = await t.prisma.linkInvite.findMany({ where: { organizationId: acme } });
+    expect(rows.map((row) => [row.role, row.spaceId, row.collectionId, row.level]).sort()).toEqual(
+      [
+        ['edit', null, null, null],
+        [null, null, null, null],
+        [null, book.id, null, 'edit'],
+        [null, null, shelf.id, 'create'],
+      ].sort(),
+    );
+  });
+
+  it('says whether the viewer already has what an invite gives', async () => {
+    const res = await create(world.admin.token, { space: book.id, level: 'admin' });
+    expect(res.body.redundant).toBe(true);
+    const path = links(acme, `/${res.body.id}`);
+    expect((await t.request('GET', path, { token: world.creator.token })).body).toMatchObject({ level: 'admin', redundant: false });
+    await t.request('PATCH', path, { token: world.admin.token, body: { level: 'create' } });
+    expect((await t.request('GET', path, { token: world.creator.token })).body).toMatchObject({ level: 'create', redundant: true });
+    // Content the creator may only read: they cannot invite to it.
+    const secret = await buildSpace(t.prisma, { organizationId: acme, title: 'Secret', defaultLevel: 'read' });
+    expect((await create(world.creator.token, { space: secret.id, level: 'read' })).status).toBe(403);
+  });
+
+  it('refuses what the inviter does not hold, and who may not manage invites', async () => {
+    const refused = await create(world.creator.token, { space: book.id, level: 'admin' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe('You do not have the "invite as admin" permission on this space.');
+    expect((await create(world.reader.token, { space: book.id, level: 'read' })).status).toBe(403);
+    expect((await create(world.creator.token, { role: 'read' })).status).toBe(403);
+    expect((await create(world.guest.token, { collection: shelf.id, level: 'read' })).status).toBe(400);
+    expect((await create(world.outsider.token, { role: 'read' })).status).toBe(404);
+    expect((await t.request('POST', links(), { body: { role: 'read' } })).status).toBe(401);
+  });
+
+  it('validates the variant and its target, writing nothing', async () => {
+    const { organization: other } = await buildOrganization(t.prisma, { owner: world.admin });
+    const foreign = await buildSpace(t.prisma, { organizationId: other.id });
+    const deleted = await buildSpace(t.prisma, { organizationId: acme, deletedAt: t.clock.now() });
+    const before = await t.prisma.linkInvite.count();
+    const cases: [unknown, string][] = [
+      [{}, 'Invalid "role": required: a role, or null to invite guests (or give "space" or "collection").'],
+      [{ role: 'owner' }, 'Invalid "role": must be one of "admin", "create", "review", "edit", "comment", "read".'],
+      [{ role: 'read', level: 'read' }, 'Invalid "level": goes with "space" or "collection".'],
+      [{ space: book.id }, 'Invalid "level": required: the role the invite gives on the space or collection.'],
+      [{ space: book.id, level: null }, 'Invalid "level": required: the role the invite gives on the space or collection.'],
+      [
+        { space: book.id, level: 'read', role: 'read' },
+        'Invalid "role": an invite to a space or collection gives a "level", not a "role".',
+      ],
+      [{ space: book.id, collection: shelf.id, level: 'read' }, 'Invalid "collection": give "space" or "collection", not both.'],
+      [{ space: 'no such/id', level: 'read' }, 'Invalid "space": not an id.'],
+      [{ space: 'unknownSpace00000001', level: 'read' }, 'Invalid "space": no such space in this organization.'],
+      [{ space: foreign.id, level: 'read' }, 'Invalid "space": no such space in this organization.'],
+      [{ space: deleted.id, level: 'read' }, 'Invalid "space": no such space in this organization.'],
+      [{ collection: 'unknownCollection001', level: 'read' }, 'Invalid "collection": no such collection in this organization.'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await create(world.admin.token, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.message).toBe(message);
+    }
+    expect(await t.prisma.linkInvite.count()).toBe(before);
+  });
+
+  it('is refused (403) while the organization has invite links disabled', async () => {
+    const { organization, owner } = await buildOrganization(t.prisma, { inviteLinks: false });
+    const res = await create(owner.token, { role: 'read' }, organization.id);
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toMatch(/Invite links are disabled/);
+    expect(await t.prisma.linkInvite.count({ where: { organizationId: organization.id } })).toBe(0);
+  });
+});
+
+describe('GET /v1/orgs/{organizationId}/link-invites', () => {
+  it('lists the organization’s invites to itself to its admins, matching the spec; a page walk sees each once', async () => {
+    const { organization, owner } = await buildOrganization(t.prisma, { title: 'Listed' });
+    const org = organization.id;
+    const ids = new Set<string>();
+    for (const role of ['read', 'edit', 'admin', null, 'comment']) ids.add((await create(owner.token, { role }, org)).body.id);
+    const space = await buildSpace(t.prisma, { organizationId: org });
+    expect((await create(owner.token, { space: space.id, level: 'read' }, org)).status).toBe(201);
+
+    const api = gitbookClient('0202', t.url, owner.token);
+    const { data } = await api.orgs.listOrganizationInviteLinks(org);
+    expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/link-invites', 200, data);
+    expect(data.count).toBe(5);
+    expect(new Set(data.items.map((item) => item.id))).toEqual(ids);
+    expect(data.items.every((item) => item.redundant)).toBe(true);
+
+    const seen: string[] = [];
+    let page: string | undefined;
+    do {
+      const res = await t.request('GET', links(org, `?limit=2${page ? `&page=${page}` : ''}`), { token: owner.token });
+      expect(res.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...res.body.items.map((item: { id: string }) => item.id));
+      page = res.body.next?.page;
+    } while (page);
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen)).toEqual(ids);
+    const one = await t.counted('GET', links(org, '?limit=1'), { token: owner.token });
+    const all = await t.counted('GET', links(org, '?limit=1000'), { token: owner.token });
+    expect(all.body.items).toHaveLength(5);
+    expect(all.statements).toBe(one.statements);
+  });
+
+  it('is for admins: 403 for other members, 404 for others', async () => {
+    expect((await t.request('GET', links(), { token: world.creator.token })).status).toBe(403);
+    expect((await t.request('GET', links(), { token: world.outsider.token })).status).toBe(404);
+    expect((await t.request('GET', links(), {})).status).toBe(401);
+  });
+});
+
+describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}', () => {
+  let toOrganization: string;
+  let toSpace: string;
+  beforeAll(async () => {
+    toOrganization = (await create(world.admin.token, { role: 'read' })).body.id;
+    toSpace = (await create(world.creator.token, { space: book.id, level: 'comment' })).body.id;
+  });
+
+  it('reads and changes each kind through the official client, matching the spec', async () => {
+    const admin = gitbookClient('0202', t.url, world.admin.token);
+    const got = await admin.orgs.getOrganizationInviteLink(acme, toOrganization);
+    expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/link-invites/{inviteId}', 200, got.data);
+    expect(got.data).toEqual({ object: 'invite', id: toOrganization, role: 'read', redundant: true });
+    const changed = await admin.orgs.updateOrganizationInviteById(acme, toOrganization, { role: null });
+    expectMatchesSpec('0202', 'patch', '/orgs/{organizationId}/link-invites/{inviteId}', 200, changed.data);
+    expect(changed.data).toMatchObject({ id: toOrganization, role: null });
+
+    const creator = gitbookClient('0202', t.url, world.creator.token);
+    const space = await creator.orgs.getOrganizationInviteLink(acme, toSpace);
+    expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/link-invites/{inviteId}', 200, space.data);
+    expect(space.data).toMatchObject({ level: 'comment', space: { id: book.id } });
+    const raised = await creator.orgs.updateOrganizationInviteById(acme, toSpace, { level: 'create' as MemberRole });
+    expectMatchesSpec('0202', 'patch', '/orgs/{organizationId}/link-invites/{inviteId}', 200, raised.data);
+    expect(raised.data).toMatchObject({ level: 'create', redundant: true });
+    expect((await t.prisma.linkInvite.findUniqueOrThrow({ where: { id: toSpace } })).level).toBe('create');
+  });
+
+  it('validates changes against the kind of invite and the manager’s own level', async () => {
+    const patch = (token: string, id: string, body: unknown) => t.request('PATCH', links(acme, `/${id}`), { token, body });
+    const cases: [Person, string, unknown, number, string][] = [
+      [world.admin, toOrganization, { level: 'read' }, 400, 'Invalid "level": this invite is to the organization; change its "role".'],
+      [world.creator, toOrganization, { role: 'edit' }, 403, 'You do not have the "admin" permission on this organization.'],
+      [world.creator, toSpace, { role: 'read' }, 400, 'Invalid "role": this invite is to content; change its "level".'],
+      [world.creator, toSpace, { level: null }, 400, 'Invalid "level": must be a role.'],
+      [world.creator, toSpace, {}, 400, 'Invalid body: give "role" (an invite to the organization) or "level" (one to content).'],
+      [
+        world.creator,
+        toSpace,
+        { role: 'read', level: 'read' },
+        400,
+        'Invalid body: give "role" (an invite to the organization) or "level" (one to content).',
+      ],
+      [world.creator, toSpace, { level: 'admin' }, 403, 'You do not have the "invite as admin" permission on this space.'],
+      [world.reader, toSpace, { level: 'read' }, 403, 'You do not have the "viewInviteLinks" permission on this space.'],
+    ];
+    for (const [person, id, body, status, message] of cases) {
+      const res = await patch(person.token, id, body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.error.message).toBe(message);
+    }
+    expect((await t.prisma.linkInvite.findUniqueOrThrow({ where: { id: toSpace } })).level).toBe('create');
+  });
+
+  it('shows an invite only to who manages it; another organization’s invite is not found here', async () => {
+    const get = (token: string, id: string, org = acme) => t.request('GET', links(org, `/${id}`), { token });
+    expect((await get(world.reader.token, toOrganization)).status).toBe(403);
+    expect((await get(world.reader.token, toSpace)).status).toBe(403);
+    expect((await get(world.guest.token, toSpace)).status).toBe(404);
+    expect((await get(world.outsider.token, toOrganization)).status).toBe(404);
+    expect((await get(world.admin.token, 'unknownInvite0000001')).status).toBe(404);
+    const elsewhere = (await create(world.admin.token, { role: 'read' }, world.secondOrganizationId)).body.id;
+    expect((await get(world.admin.token, elsewhere)).status).toBe(404);
+    expect((await t.request('DELETE', links(acme, `/${elsewhere}`), { token: world.admin.token })).status).toBe(404);
+    expect((await get(world.admin.token, elsewhere, world.secondOrganizationId)).status).toBe(200);
+  });
+
+  it('deletes (205, no body) for who manages the invite, after which it is gone', async () => {
+    const doomed = (await create(world.creator.token, { collection: shelf.id, level: 'read' })).body.id;
+    expect((await t.request('DELETE', links(acme, `/${doomed}`), { token: world.reader.token })).status).toBe(403);
+    const api = gitbookClient('0202', t.url, world.creator.token);
+    const res = await api.orgs.deleteOrganizationInviteById(acme, doomed);
+    expect(res.status).toBe(205);
+    expectMatchesSpec('0202', 'delete', '/orgs/{organizationId}/link-invites/{inviteId}', 205, await res.text());
+    expect(await t.prisma.linkInvite.count({ where: { id: doomed } })).toBe(0);
+    expect((await t.request('GET', links(acme, `/${doomed}`), { token: world.creator.token })).status).toBe(404);
+    expect((await join(world.outsider.token, doomed)).status).toBe(404);
+  });
+});
+
+describe('POST /v1/orgs/{organizationId}/invites/{inviteId}', () => {
+  it('joins with an invite to the organization through the official client: `{}`, the role, never lowered', async () => {
+    const invite = (await create(world.admin.token, { role: 'edit' })).body.id;
+    const newcomer = await buildUser(t.prisma);
+    const api = gitbookClient('0202', t.url, newcomer.token);
+    const res = await api.orgs.joinOrganizationWithInvite(acme, invite);
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual({});
+    expectMatchesSpec('0202', 'post', '/orgs/{organizationId}/invites/{inviteId}', 200, res.data);
+    expect(await roleIn(newcomer)).toBe('edit');
+    const raw = await join(newcomer.token, invite);
+    expect(raw.text).toBe('{}');
+
+    // A reader is raised, a reviewer keeps the higher role, and the link works again and again.
+    const reader = await buildMember(t.prisma, { organizationId: acme, role: 'read' });
+    const reviewer = await buildMember(t.prisma, { organizationId: acme, role: 'review' });
+    expect((await join(reader.token, invite)).status).toBe(200);
+    expect((await join(reviewer.token, invite)).status).toBe(200);
+    expect([await roleIn(reader), await roleIn(reviewer)]).toEqual(['edit', 'review']);
+    const guests = (await create(world.admin.token, { role: null })).body.id;
+    expect((await join(reader.token, guests)).status).toBe(200);
+    expect(await roleIn(reader)).toBe('edit');
+  });
+
+  it('joins with an invite to content: a guest with a grant, which is raised and never lowered', async () => {
+    const [toEdit, toRead, toCollection] = [
+      (await create(world.creator.token, { space: book.id, level: 'edit' })).body.id,
+      (await create(world.creator.token, { space: book.id, level: 'read' })).body.id,
+      (await create(world.admin.token, { collection: shelf.id, level: 'comment' })).body.id,
+    ];
+    const newcomer = await buildUser(t.prisma);
+    expect((await t.request('GET', `/v1/spaces/${book.id}`, { token: newcomer.token })).status).toBe(404);
+    expect((await join(newcomer.token, toRead)).body).toEqual({});
+    expect(await roleIn(newcomer)).toBeNull();
+    expect(await grantOf(newcomer, { spaceId: book.id })).toBe('read');
+    const space = await t.request('GET', `/v1/spaces/${book.id}`, { token: newcomer.token });
+    expect(space.status).toBe(200);
+    expect(space.body.permissions).toMatchObject({ view: true, edit: false });
+    await join(newcomer.token, toEdit);
+    expect(await grantOf(newcomer, { spaceId: book.id })).toBe('edit');
+    await join(newcomer.token, toRead);
+    expect(await grantOf(newcomer, { spaceId: book.id })).toBe('edit');
+    await join(newcomer.token, toCollection);
+    expect(await grantOf(newcomer, { collectionId: shelf.id })).toBe('comment');
+    // A member keeps their role when joining a space.
+    expect((await join(world.editor.token, toRead)).status).toBe(200);
+    expect(await roleIn(world.editor)).toBe('edit');
+    // The invite is redundant to them now.
+    const seen = await t.request('POST', '/graphql', {
+      token: newcomer.token,
+      body: { query: `{ space(id: "${book.id}") { permissions { viewInviteLinks } } }` },
+    });
+    expect(seen.body.data.space.permissions.viewInviteLinks).toBe(false);
+  });
+
+  it('refuses: unknown or another organization’s invite (404), disabled links or membership (403), deleted space (409)', async () => {
+    const newcomer = await buildUser(t.prisma);
+    expect((await join(newcomer.token, 'unknownInvite0000001')).status).toBe(404);
+    expect((await t.request('POST', joinPath('not an id!'), { token: newcomer.token })).status).toBe(404);
+    const elsewhere = (await create(world.admin.token, { role: 'read' }, world.secondOrganizationId)).body.id;
+    expect((await join(newcomer.token, elsewhere)).status).toBe(404);
+    expect((await t.request('POST', joinPath(elsewhere, world.secondOrganizationId), {})).status).toBe(401);
+
+    const { organization, owner } = await buildOrganization(t.prisma);
+    const invite = (await create(owner.token, { role: 'read' }, organization.id)).body.id;
+    await t.prisma.organization.update({ where: { id: organization.id }, data: { inviteLinks: false } });
+    const disabledLinks = await join(newcomer.token, invite, organization.id);
+    expect(disabledLinks.status).toBe(403);
+    expect(disabledLinks.body.error.message).toMatch(/Invite links are disabled/);
+    await t.prisma.organization.update({ where: { id: organization.id }, data: { inviteLinks: true } });
+
+    const banned = await buildMember(t.prisma, { organizationId: organization.id, role: 'read', disabled: true });
+    const refused = await join(banned.token, invite, organization.id);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toMatch(/disabled/);
+    expect(
+      (
+        await t.prisma.member.findUniqueOrThrow({
+          where: { organizationId_userId: { organizationId: organization.id, userId: banned.userId } },
+        })
+      ).disabled,
+    ).toBe(true);
+
+    const gone = await buildSpace(t.prisma, { organizationId: organization.id });
+    const toGone = (await create(owner.token, { space: gone.id, level: 'read' }, organization.id)).body.id;
+    await t.prisma.space.update({ where: { id: gone.id }, data: { deletedAt: t.clock.now() } });
+    expect((await join(newcomer.token, toGone, organization.id)).status).toBe(409);
+    expect(await roleIn(newcomer, organization.id)).toBeUndefined();
+    // Who manages it still sees it.
+    expect((await t.request('GET', links(organization.id, `/${toGone}`), { token: owner.token })).status).toBe(200);
+  });
+});
+
+describe('GraphQL lists on spaces and collections', () => {
+  it('lists a space’s and a collection’s invites to who may manage them, one statement count for any page size', async () => {
+    const space = await buildSpace(t.prisma, { organizationId: acme, parentId: shelf.id });
+    const ids = new Set<string>();
+    for (const level of ['read', 'comment', 'edit']) ids.add((await create(world.creator.token, { space: space.id, level })).body.id);
+    const query = (
+      limit: number,
+    ) => `{ space(id: "${space.id}") { linkInvites(limit: ${limit}) { count items { id level redundant space { id } } } }
+      collection(id: "${shelf.id}") { linkInvites { count items { id collection { id } } } } }`;
+    const graphql = (token: string, limit: number) => t.counted('POST', '/graphql', { token, body: { query: query(limit) } });
+    const one = await graphql(world.creator.token, 1);
+    const all = await graphql(world.creator.token, 1000);
+    expect(all.body.data.space.linkInvites.count).toBe(3);
+    expect(new Set(all.body.data.space.linkInvites.items.map((item: { id: string }) => item.id))).toEqual(ids);
+    expect(all.body.data.space.linkInvites.items[0].space.id).toBe(space.id);
+    expect(
+      all.body.data.collection.linkInvites.items.every((item: { collection: { id: string } }) => item.collection.id === shelf.id),
+    ).toBe(true);
+    expect(all.statements).toBe(one.statements);
+    const reader = await graphql(world.reader.token, 10);
+    expect(reader.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
