@@ -151,6 +151,8 @@ export async function listTokens(prisma: PrismaClient, input: { email?: string }
       lastUsedAt: true,
       expiresAt: true,
       revokedAt: true,
+      // Set for a token that acts in one organization only (an SSO session).
+      organizationId: true,
       user: { select: { email: true } },
     },
   });

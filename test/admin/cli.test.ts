@@ -378,6 +378,7 @@ describe('CLI process', () => {
         lastUsedAt: null,
         expiresAt: created.expiresAt,
         revokedAt: null,
+        organizationId: null,
       },
     ]);
     expect(listed.stdout).not.toContain(created.token);
