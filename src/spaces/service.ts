@@ -9,6 +9,7 @@ import type { Context } from '../kernel/context.js';
 import { conflict } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { refreshEffectiveLevels } from '../kernel/permissions.js';
+import { copyContent } from '../revisions/store.js';
 import type { CreateSpaceInput, MoveSpaceInput, TransferSpaceInput, UpdateSpaceInput } from './mutations.js';
 
 /** `in-collection` only exists for spaces in a collection: a space that leaves its collection becomes private. */
@@ -26,16 +27,6 @@ async function insertSpace(
   const revision = await tx.revision.create({ data: { id: newId(), spaceId: data.id, createdById }, select: { id: true } });
   await tx.space.update({ where: { id: data.id }, data: { revisionId: revision.id }, select: { id: true } });
   return revision;
-}
-
-/** Copies the pages and files of one revision into another (two statements each way, whatever the size). */
-async function copyRevisionContent(tx: Prisma.TransactionClient, from: string, to: string) {
-  const [pages, files] = await Promise.all([
-    tx.page.findMany({ where: { revisionId: from } }),
-    tx.file.findMany({ where: { revisionId: from } }),
-  ]);
-  if (pages.length) await tx.page.createMany({ data: pages.map((p) => ({ ...p, revisionId: to })) as Prisma.PageCreateManyInput[] });
-  if (files.length) await tx.file.createMany({ data: files.map((f) => ({ ...f, revisionId: to })) });
 }
 
 /** Returns the new space's id. */
@@ -114,7 +105,7 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<string> 
   const parent = await creationParent(ctx, space.organizationId, space.parentId);
   const copyId = newId();
   await ctx.prisma.$transaction(async (tx) => {
-    const revision = await insertSpace(
+    await insertSpace(
       tx,
       {
         id: copyId,
@@ -132,7 +123,8 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<string> 
       },
       ctx.viewer.userId,
     );
-    if (space.revisionId) await copyRevisionContent(tx, space.revisionId, revision.id);
+    const current = await tx.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
+    await copyContent(tx, current, copyId);
   });
   return copyId;
 }

@@ -161,11 +161,17 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
   await prisma.contentGrant.create({ data: { id: newId(), organizationId, spaceId: space.id, teamId: team.id, role: 'comment' } });
 
   const revisionId = space.revisionId!;
-  await prisma.revision.create({ data: { id: newId(), spaceId: space.id, type: 'merge', parents: [revisionId], gitMessage: AWKWARD } });
-  await prisma.page.create({
+  await prisma.revision.create({
+    data: { id: newId(), spaceId: space.id, seq: 2, type: 'merge', parents: [revisionId], gitMessage: AWKWARD },
+  });
+  await prisma.pageVersion.create({
     data: {
-      revisionId,
-      id: 'page1',
+      id: newId(),
+      spaceId: space.id,
+      line: 'main',
+      pageId: 'page1',
+      validFrom: 1,
+      validTo: 2,
       title: AWKWARD,
       slug: 'page-1',
       document: { object: 'document', nodes: [{ text: AWKWARD }, { text: END_OF_DATA_ALONE }] },
@@ -173,8 +179,18 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
       position: -1.5,
     },
   });
-  await prisma.file.create({
-    data: { revisionId, id: 'file1', name: 'a\tb.png', contentType: 'image/png', size: 2147483647, storageKey: 'sha256/ab' },
+  await prisma.fileVersion.create({
+    data: {
+      id: newId(),
+      spaceId: space.id,
+      line: 'main',
+      fileId: 'file1',
+      validFrom: 1,
+      name: 'a\tb.png',
+      contentType: 'image/png',
+      size: 2147483647,
+      storageKey: 'sha256/ab',
+    },
   });
   const changeRequest = await prisma.changeRequest.create({
     data: { id: newId(), spaceId: space.id, number: 1, createdById: world.editor.userId, revisionId, revisionInitialId: revisionId },

@@ -421,13 +421,15 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
 
   it('copies a space in a collection into the same collection, with its pages', async () => {
     const source = await createSpace(acme, { title: 'With pages', parent: manuals });
-    await t.prisma.page.create({ data: { revisionId: source.revision, id: 'page1', title: 'Intro', slug: 'intro' } });
+    await t.prisma.pageVersion.create({
+      data: { id: 'pageVersion1', spaceId: source.id, line: 'main', pageId: 'page1', validFrom: 1, title: 'Intro', slug: 'intro' },
+    });
     const res = await t.request('POST', `/v1/spaces/${source.id}/duplicate`, { token: alice.token });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe(res.body.urls.location);
     expect(res.body).toMatchObject({ title: 'With pages (copy)', parent: manuals, visibility: 'in-collection' });
-    const pages = await t.prisma.page.findMany({ where: { revisionId: res.body.revision } });
-    expect(pages.map((p) => p.title)).toEqual(['Intro']);
+    const pages = await t.prisma.pageVersion.findMany({ where: { spaceId: res.body.id } });
+    expect(pages.map((p) => [p.pageId, p.title, p.line, p.validFrom, p.validTo])).toEqual([['page1', 'Intro', 'main', 1, null]]);
     const list = await t.request('GET', `/v1/collections/${manuals}/spaces`, { token: alice.token });
     const ids = list.body.items.map((s: SpaceBody) => s.id);
     expect(ids.indexOf(res.body.id)).toBe(ids.indexOf(source.id) + 1);

@@ -1,0 +1,182 @@
+// The content of revisions: reading the pages and files of any revision in one statement, and writing a new revision
+// in rows proportional to what it changes.
+//
+// A space's history has lines: its primary content ("main") and one per change request. Rows of PageVersion and
+// FileVersion belong to a line and hold for a range of its revisions, [validFrom, validTo). A revision of the primary
+// line is the rows of "main" valid at its seq. A change request's revision is its own line's rows valid at its seq
+// (tombstones among them hide pages it deleted) over the primary line as it stood at the revision's baseSeq. A new
+// revision closes the rows of what it changes and adds their new rows: nothing is copied, whatever the space's size.
+
+import type { SqlRunner } from '../db/client.js';
+import { type FileVersion, type PageVersion, Prisma, type Revision } from '../generated/prisma/client.js';
+import { newId } from '../kernel/ids.js';
+
+export const MAIN = 'main';
+
+/** Where a revision sits: its line, its seq in the line, and (for a change request's line) the primary seq below it. */
+export type RevisionPoint = Pick<Revision, 'spaceId' | 'line' | 'seq' | 'baseSeq'>;
+
+type Versioned = 'PageVersion' | 'FileVersion';
+const keyColumn = { PageVersion: 'pageId', FileVersion: 'fileId' } as const;
+
+/** The rows of `table` that make up the revision (tombstones excluded): one statement. */
+function rowsAt(table: Versioned, at: RevisionPoint, only?: { key: string }): Prisma.Sql {
+  const t = Prisma.raw(`"${table}"`);
+  const key = Prisma.raw(`"${keyColumn[table]}"`);
+  const one = only ? Prisma.sql`AND v.${key} = ${only.key}` : Prisma.empty;
+  const valid = (seq: number) => Prisma.sql`v."validFrom" <= ${seq} AND (v."validTo" IS NULL OR v."validTo" > ${seq})`;
+  if (at.line === MAIN) {
+    return Prisma.sql`SELECT v.* FROM ${t} v WHERE v."spaceId" = ${at.spaceId} AND v.line = ${MAIN} AND ${valid(at.seq)} ${one}`;
+  }
+  return Prisma.sql`
+    WITH own AS (SELECT v.* FROM ${t} v WHERE v."spaceId" = ${at.spaceId} AND v.line = ${at.line} AND ${valid(at.seq)} ${one})
+    SELECT * FROM own WHERE NOT deleted
+    UNION ALL
+    SELECT v.* FROM ${t} v
+     WHERE v."spaceId" = ${at.spaceId} AND v.line = ${MAIN} AND ${valid(at.baseSeq ?? 0)} ${one}
+       AND NOT EXISTS (SELECT 1 FROM own WHERE own.${key} = v.${key})`;
+}
+
+export const pagesAt = (sql: SqlRunner, at: RevisionPoint) => sql<PageVersion>(rowsAt('PageVersion', at));
+export const filesAt = (sql: SqlRunner, at: RevisionPoint) => sql<FileVersion>(rowsAt('FileVersion', at));
+export const pageAt = async (sql: SqlRunner, at: RevisionPoint, pageId: string) =>
+  (await sql<PageVersion>(rowsAt('PageVersion', at, { key: pageId })))[0] ?? null;
+export const fileAt = async (sql: SqlRunner, at: RevisionPoint, fileId: string) =>
+  (await sql<FileVersion>(rowsAt('FileVersion', at, { key: fileId })))[0] ?? null;
+
+/** A page's content as a revision writes it (everything but where and when it holds). */
+export type PageContent = Omit<PageVersion, 'id' | 'spaceId' | 'line' | 'validFrom' | 'validTo' | 'deleted'>;
+export type FileContent = Omit<FileVersion, 'id' | 'spaceId' | 'line' | 'validFrom' | 'validTo' | 'deleted'>;
+
+export interface RevisionChanges {
+  /** Pages added or changed, whole. */
+  pages?: readonly PageContent[];
+  deletedPages?: readonly string[];
+  files?: readonly FileContent[];
+  deletedFiles?: readonly string[];
+}
+
+export interface NewRevision {
+  spaceId: string;
+  line: string;
+  /** The revision it follows on its line, or for the first revision of a change request, the one it starts from. */
+  parent: RevisionPoint & { id: string };
+  /** For a change request's line: the primary seq below the new revision (default: the parent's). */
+  baseSeq?: number;
+  type: Revision['type'];
+  createdById: string | null;
+  /** More parents (a merge's other side). */
+  otherParents?: string[];
+}
+
+type Tx = Pick<Prisma.TransactionClient, '$executeRaw' | '$queryRaw'>;
+
+/**
+ * Writes a revision after `parent` on `line` with these changes: closes the changed rows of the line, adds their new
+ * rows, and hides what a change request deletes with tombstones. Returns the revision; its statements do not grow with
+ * the space, and its rows grow with the changes only.
+ */
+export async function writeRevision(tx: Tx, revision: NewRevision, changes: RevisionChanges): Promise<Revision> {
+  const seq = revision.parent.line === revision.line ? revision.parent.seq + 1 : 1;
+  const baseSeq =
+    revision.line === MAIN ? null : (revision.baseSeq ?? (revision.parent.line === MAIN ? revision.parent.seq : revision.parent.baseSeq));
+  const id = newId();
+  const [row] = await tx.$queryRaw<Revision[]>`
+    INSERT INTO "Revision" (id, "spaceId", line, seq, "baseSeq", type, parents, "createdById")
+    VALUES (${id}, ${revision.spaceId}, ${revision.line}, ${seq}, ${baseSeq}, ${revision.type}::"RevisionType",
+            ${[revision.parent.id, ...(revision.otherParents ?? [])]}::text[], ${revision.createdById})
+    RETURNING *`;
+  const at = { spaceId: revision.spaceId, line: revision.line, seq };
+  await writeVersions(tx, 'PageVersion', at, changes.pages ?? [], changes.deletedPages ?? []);
+  await writeVersions(tx, 'FileVersion', at, changes.files ?? [], changes.deletedFiles ?? []);
+  return row;
+}
+
+const pageColumns = [
+  'parentId',
+  'type',
+  'title',
+  'emoji',
+  'icon',
+  'slug',
+  'description',
+  'documentId',
+  'document',
+  'markdown',
+  'target',
+  'layout',
+  'cover',
+  'computed',
+  'hidden',
+  'noIndex',
+  'noRobotsIndex',
+  'position',
+  'gitOid',
+  'gitPath',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof PageContent)[];
+const fileColumns = [
+  'name',
+  'contentType',
+  'size',
+  'width',
+  'height',
+  'storageKey',
+  'gitOid',
+  'gitPath',
+  'createdAt',
+] as const satisfies readonly (keyof FileContent)[];
+
+/** What a tombstone needs besides its key: the table's required columns, which nothing reads. */
+const tombstoneOf = {
+  PageVersion: { type: 'document', title: '', slug: '', hidden: false, noIndex: false, noRobotsIndex: false, position: 0 },
+  FileVersion: { name: '', contentType: '', size: 0, storageKey: '' },
+};
+
+/**
+ * Closes the line's current rows of the changed and deleted keys at `seq`, then inserts the new rows (from JSON, one
+ * statement whatever their number) and, on a change request's line, tombstones for the deleted keys.
+ */
+async function writeVersions(
+  tx: Tx,
+  table: Versioned,
+  at: { spaceId: string; line: string; seq: number },
+  rows: readonly (PageContent | FileContent)[],
+  deleted: readonly string[],
+): Promise<void> {
+  const key = keyColumn[table];
+  const keys = [...rows.map((row) => (row as Record<string, unknown>)[key] as string), ...deleted];
+  if (!keys.length) return;
+  const t = Prisma.raw(`"${table}"`);
+  const keyName = Prisma.raw(`"${key}"`);
+  await tx.$executeRaw`
+    UPDATE ${t} SET "validTo" = ${at.seq}
+     WHERE "spaceId" = ${at.spaceId} AND line = ${at.line} AND ${keyName} = ANY(${keys}::text[]) AND "validTo" IS NULL`;
+  const columns = table === 'PageVersion' ? pageColumns : fileColumns;
+  const tombstones = at.line === MAIN ? [] : deleted;
+  const now = new Date();
+  const records = [
+    ...rows.map((row) => ({ ...row, id: newId(), deleted: false })),
+    // A tombstone holds the key and what the table requires; readers skip it.
+    ...tombstones.map((id) => ({ ...tombstoneOf[table], [key]: id, id: newId(), deleted: true, createdAt: now, updatedAt: now })),
+  ];
+  if (!records.length) return;
+  const names = Prisma.join(['id', key, 'deleted', ...columns].map((c) => Prisma.raw(`"${c}"`)));
+  await tx.$executeRaw`
+    INSERT INTO ${t} ("spaceId", line, "validFrom", ${names})
+    SELECT ${at.spaceId}, ${at.line}, ${at.seq}, ${names} FROM jsonb_populate_recordset(NULL::${t}, ${JSON.stringify(records)}::jsonb)`;
+}
+
+/** Copies the content of a revision into the first revision of another space's primary line: two statements. */
+export async function copyContent(tx: Tx, from: RevisionPoint, toSpaceId: string): Promise<void> {
+  for (const [table, columns] of [
+    ['PageVersion', pageColumns],
+    ['FileVersion', fileColumns],
+  ] as const) {
+    const names = Prisma.join([keyColumn[table], ...columns].map((c) => Prisma.raw(`"${c}"`)));
+    await tx.$executeRaw`
+      INSERT INTO ${Prisma.raw(`"${table}"`)} (id, "spaceId", line, "validFrom", deleted, ${names})
+      SELECT md5(gen_random_uuid()::text), ${toSpaceId}, ${MAIN}, 1, false, ${names} FROM (${rowsAt(table, from)}) source`;
+  }
+}

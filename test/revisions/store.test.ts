@@ -1,0 +1,119 @@
+// The revision store: every revision reads back as it was written, a change request's line shows its own changes
+// over the primary content it builds on, and a revision that changes one page of a 1,000-page space writes one page
+// row, not a copy of the space.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Revision } from '../../src/generated/prisma/client.js';
+import { copyContent, MAIN, type PageContent, pageAt, pagesAt, writeRevision } from '../../src/revisions/store.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { buildSpace, buildUser } from '../support/factories.js';
+
+let t: TestApp;
+let userId: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  userId = (await buildUser(t.prisma)).userId;
+});
+afterAll(() => t?.close());
+
+const sql = () => t.app.services.sql;
+const page = (pageId: string, title: string, position = 0): PageContent => ({
+  pageId,
+  parentId: null,
+  type: 'document',
+  title,
+  emoji: null,
+  icon: null,
+  slug: title.toLowerCase().replace(/\s+/g, '-'),
+  description: null,
+  documentId: null,
+  document: null,
+  markdown: `# ${title}\n`,
+  target: null,
+  layout: null,
+  cover: null,
+  computed: null,
+  hidden: false,
+  noIndex: false,
+  noRobotsIndex: false,
+  position,
+  gitOid: null,
+  gitPath: null,
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+  updatedAt: new Date('2026-01-01T00:00:00Z'),
+});
+const titles = async (at: Revision) => (await pagesAt(sql(), at)).map((p) => `${p.pageId}:${p.title}`).sort();
+
+async function spaceWithPages(count: number) {
+  const space = await buildSpace(t.prisma, {});
+  const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
+  const pages = Array.from({ length: count }, (_, i) => page(`p${i}`, `Page ${i}`, i));
+  const revision = await t.prisma.$transaction((tx) =>
+    writeRevision(tx, { spaceId: space.id, line: MAIN, parent: first, type: 'edits', createdById: userId }, { pages }),
+  );
+  return { space, first, revision };
+}
+
+const rowCount = async (spaceId: string) => t.prisma.pageVersion.count({ where: { spaceId } });
+
+describe('the revision store', () => {
+  it('writes one page row for a one-page edit of a 1,000-page space, and reads every revision as it was', async () => {
+    const { space, first, revision } = await spaceWithPages(1000);
+    expect(await rowCount(space.id)).toBe(1000);
+    const before = await rowCount(space.id);
+    const edited = await t.prisma.$transaction((tx) =>
+      writeRevision(
+        tx,
+        { spaceId: space.id, line: MAIN, parent: revision, type: 'edits', createdById: userId },
+        { pages: [page('p7', 'Page seven')] },
+      ),
+    );
+    expect(await rowCount(space.id)).toBe(before + 1);
+    expect(edited).toMatchObject({ line: MAIN, seq: 3, parents: [revision.id] });
+    expect(await pagesAt(sql(), first)).toEqual([]);
+    expect((await pageAt(sql(), revision, 'p7'))?.title).toBe('Page 7');
+    expect((await pageAt(sql(), edited, 'p7'))?.title).toBe('Page seven');
+    const all = await pagesAt(sql(), edited);
+    expect(all).toHaveLength(1000);
+    expect(all.filter((p) => p.title === 'Page seven')).toHaveLength(1);
+    // Reading is one statement whatever the size.
+    const counted = t.app.db.statements.count;
+    await pagesAt(sql(), edited);
+    expect(t.app.db.statements.count - counted).toBe(1);
+  });
+
+  it('shows a change request its own pages over the primary content it builds on, deletions included', async () => {
+    const { space, revision: main1 } = await spaceWithPages(3);
+    const line = 'changeRequest000001';
+    const write = (parent: Revision, changes: Parameters<typeof writeRevision>[2], onLine = line, baseSeq?: number) =>
+      t.prisma.$transaction((tx) =>
+        writeRevision(tx, { spaceId: space.id, line: onLine, parent, type: 'edits', createdById: userId, baseSeq }, changes),
+      );
+
+    const start = await write(main1, {});
+    expect(start).toMatchObject({ line, seq: 1, baseSeq: main1.seq });
+    expect(await titles(start)).toEqual(['p0:Page 0', 'p1:Page 1', 'p2:Page 2']);
+
+    const cr2 = await write(start, { pages: [page('p1', 'Changed in CR'), page('p9', 'New in CR')], deletedPages: ['p2'] });
+    expect(await titles(cr2)).toEqual(['p0:Page 0', 'p1:Changed in CR', 'p9:New in CR']);
+    expect(await titles(start)).toEqual(['p0:Page 0', 'p1:Page 1', 'p2:Page 2']);
+
+    // The primary content moves on: the change request still sees it as it was at its base.
+    const main2 = await write(main1, { pages: [page('p0', 'Changed in main')], deletedPages: ['p1'] }, MAIN);
+    expect(await titles(main2)).toEqual(['p0:Changed in main', 'p2:Page 2']);
+    expect(await titles(cr2)).toEqual(['p0:Page 0', 'p1:Changed in CR', 'p9:New in CR']);
+    // A revision of the change request built on the newer primary content sees that.
+    const cr3 = await write(cr2, {}, line, main2.seq);
+    expect(await titles(cr3)).toEqual(['p0:Changed in main', 'p1:Changed in CR', 'p9:New in CR']);
+    // Restoring a page the change request deleted.
+    const cr4 = await write(cr3, { pages: [page('p2', 'Back')] });
+    expect(await titles(cr4)).toEqual(['p0:Changed in main', 'p1:Changed in CR', 'p2:Back', 'p9:New in CR']);
+  });
+
+  it('copies a revision into another space as its first revision', async () => {
+    const { revision } = await spaceWithPages(5);
+    const copy = await buildSpace(t.prisma, {});
+    await t.prisma.$transaction((tx) => copyContent(tx, revision, copy.id));
+    const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: copy.revisionId! } });
+    expect(await titles(first)).toEqual(await titles(revision));
+  });
+});
