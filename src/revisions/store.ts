@@ -52,8 +52,11 @@ export interface RevisionChanges {
   /** Pages added or changed, whole. */
   pages?: readonly PageContent[];
   deletedPages?: readonly string[];
+  /** On a change request's line: pages whose own rows end, so that the primary content shows through again. */
+  restoredPages?: readonly string[];
   files?: readonly FileContent[];
   deletedFiles?: readonly string[];
+  restoredFiles?: readonly string[];
 }
 
 export interface NewRevision {
@@ -87,8 +90,8 @@ export async function writeRevision(tx: Tx, revision: NewRevision, changes: Revi
             ${[revision.parent.id, ...(revision.otherParents ?? [])]}::text[], ${revision.createdById})
     RETURNING *`;
   const at = { spaceId: revision.spaceId, line: revision.line, seq };
-  await writeVersions(tx, 'PageVersion', at, changes.pages ?? [], changes.deletedPages ?? []);
-  await writeVersions(tx, 'FileVersion', at, changes.files ?? [], changes.deletedFiles ?? []);
+  await writeVersions(tx, 'PageVersion', at, changes.pages ?? [], changes.deletedPages ?? [], changes.restoredPages ?? []);
+  await writeVersions(tx, 'FileVersion', at, changes.files ?? [], changes.deletedFiles ?? [], changes.restoredFiles ?? []);
   return row;
 }
 
@@ -135,7 +138,7 @@ const tombstoneOf = {
 };
 
 /**
- * Closes the line's current rows of the changed and deleted keys at `seq`, then inserts the new rows (from JSON, one
+ * Closes the line's current rows of the changed, deleted and restored keys at `seq`, then inserts the new rows (from JSON, one
  * statement whatever their number) and, on a change request's line, tombstones for the deleted keys.
  */
 async function writeVersions(
@@ -144,9 +147,10 @@ async function writeVersions(
   at: { spaceId: string; line: string; seq: number },
   rows: readonly (PageContent | FileContent)[],
   deleted: readonly string[],
+  restored: readonly string[],
 ): Promise<void> {
   const key = keyColumn[table];
-  const keys = [...rows.map((row) => (row as Record<string, unknown>)[key] as string), ...deleted];
+  const keys = [...rows.map((row) => (row as Record<string, unknown>)[key] as string), ...deleted, ...restored];
   if (!keys.length) return;
   const t = Prisma.raw(`"${table}"`);
   const keyName = Prisma.raw(`"${key}"`);
