@@ -1,0 +1,149 @@
+// Content change batches, applied to a change request's content: inserts with titles from front matter or the
+// leading heading, slugs unique among siblings, moves with into/at, deletes of subtrees, reverts to the base, and
+// refusals that name the operation.
+import { describe, expect, it } from 'vitest';
+import type { PageVersion } from '../../src/generated/prisma/client.js';
+import { applyChanges, type ContentChange, type EditContext } from '../../src/revisions/edits.js';
+
+const now = new Date('2026-11-23T12:00:00Z');
+const row = (pageId: string, title: string, parentId: string | null, position: number): PageVersion => ({
+  id: `v-${pageId}`,
+  spaceId: 'space',
+  line: 'cr',
+  pageId,
+  validFrom: 1,
+  validTo: null,
+  deleted: false,
+  parentId,
+  type: 'document',
+  title,
+  emoji: null,
+  icon: null,
+  slug: title.toLowerCase(),
+  description: null,
+  documentId: null,
+  document: null,
+  markdown: `# ${title}\n`,
+  target: null,
+  layout: null,
+  cover: null,
+  computed: null,
+  hidden: false,
+  noIndex: false,
+  noRobotsIndex: false,
+  position,
+  gitOid: null,
+  gitPath: null,
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+  updatedAt: new Date('2026-01-01T00:00:00Z'),
+});
+
+/** Guide (with Install and Usage under it) and FAQ; the base has Guide and FAQ as they are, and no Usage. */
+function context(): EditContext {
+  const rows = [
+    row('guide', 'Guide', null, 0),
+    row('install', 'Install', 'guide', 0),
+    row('usage', 'Usage', 'guide', 1),
+    row('faq', 'FAQ', null, 1),
+  ];
+  const base = new Map(rows.filter((r) => r.pageId !== 'usage').map((r) => [r.pageId, { ...r, title: `${r.title} (base)` }]));
+  return {
+    pages: new Map(rows.map((r) => [r.pageId, r])),
+    pageIn: async (pageId) => base.get(pageId) ?? null,
+    storeFile: async () => {
+      throw new Error('no files in these tests');
+    },
+    now,
+  };
+}
+const apply = (changes: ContentChange[]) => applyChanges(context(), changes);
+
+describe('a batch of content changes', () => {
+  it('inserts pages whose title comes from front matter, else the leading heading, else the field', async () => {
+    const { changes, affected } = await apply([
+      {
+        operation: 'insert_page',
+        title: 'Ignored',
+        document: { markdown: '---\ntitle: From front matter\nhidden: true\n---\n# Heading\n\nBody\n' },
+      },
+      { operation: 'insert_page', title: 'Ignored too', document: { markdown: '# From the heading\n\nText\n' }, into: 'guide', at: 1 },
+      { operation: 'insert_page', title: 'From the field', document: {} },
+    ]);
+    const [a, b, c] = changes.pages!;
+    expect(a).toMatchObject({
+      title: 'From front matter',
+      hidden: true,
+      markdown: '# Heading\n\nBody\n',
+      slug: 'from-front-matter',
+      parentId: null,
+    });
+    expect(a.position).toBeGreaterThan(1);
+    expect(b).toMatchObject({ title: 'From the heading', parentId: 'guide', slug: 'from-the-heading' });
+    // Index 1 among Guide's children: between Install (0) and Usage (1).
+    expect(b.position).toBeGreaterThan(0);
+    expect(b.position).toBeLessThan(1);
+    expect(c).toMatchObject({ title: 'From the field', markdown: null });
+    expect(affected.map((entry) => entry.operation)).toEqual(['insert_page', 'insert_page', 'insert_page']);
+  });
+
+  it('keeps slugs unique among siblings: derived ones get a suffix, an explicit clash is refused', async () => {
+    const { changes } = await apply([
+      { operation: 'insert_page', title: 'FAQ', document: {} },
+      { operation: 'insert_page', title: 'FAQ', document: {} },
+    ]);
+    expect(changes.pages!.map((page) => page.slug)).toEqual(['faq-2', 'faq-3']);
+    await expect(apply([{ operation: 'insert_page', title: 'Other', slug: 'faq', document: {} }])).rejects.toThrow(
+      'Invalid "changes.0.slug": "faq" is taken by a sibling page.',
+    );
+  });
+
+  it('moves pages with into and at, and refuses a move under the page itself', async () => {
+    const { changes } = await apply([
+      { operation: 'update_page', page: 'faq', into: 'guide', at: 0 },
+      { operation: 'update_page', page: 'usage', into: null },
+    ]);
+    const byId = Object.fromEntries(changes.pages!.map((page) => [page.pageId, page]));
+    expect(byId.faq.parentId).toBe('guide');
+    expect(byId.faq.position).toBeLessThan(0);
+    expect(byId.usage.parentId).toBeNull();
+    await expect(apply([{ operation: 'update_page', page: 'guide', into: 'install' }])).rejects.toThrow(
+      'Invalid "changes.0.into": a page cannot move under itself or its subpages.',
+    );
+  });
+
+  it('deletes a page with its subpages, and lets later operations see earlier ones (refs included)', async () => {
+    const { changes } = await apply([
+      { operation: 'insert_page', ref: 'new', title: 'New', document: { markdown: 'x' } },
+      { operation: 'update_page', page: 'new', title: 'Renamed new' },
+      { operation: 'delete_page', page: 'guide' },
+    ]);
+    expect([...changes.deletedPages!].sort()).toEqual(['guide', 'install', 'usage']);
+    expect(changes.pages!.map((page) => [page.title, page.slug])).toEqual([['Renamed new', 'renamed-new']]);
+  });
+
+  it('reverts a page to the base: changed pages show the base again, pages the change request added go', async () => {
+    const { changes } = await apply([
+      { operation: 'revert_page', page: 'faq' },
+      { operation: 'revert_page', page: 'usage' },
+    ]);
+    expect([...changes.restoredPages!].sort()).toEqual(['faq', 'usage']);
+    expect(changes.pages).toEqual([]);
+    expect(changes.deletedPages).toEqual([]);
+    await expect(apply([{ operation: 'revert_page', page: 'faq', block: ['b1'] }])).rejects.toThrow(/^Invalid "changes.0.block"/);
+  });
+
+  it('refuses unknown pages and bad front matter, naming the operation', async () => {
+    await expect(apply([{ operation: 'update_page', page: 'nope', title: 'x' }])).rejects.toThrow(
+      'Invalid "changes.0.page": no page "nope" in the change request.',
+    );
+    await expect(
+      apply([
+        { operation: 'delete_page', page: 'faq' },
+        { operation: 'delete_page', page: 'faq' },
+      ]),
+    ).rejects.toThrow(/^Invalid "changes.1.page"/);
+    await expect(apply([{ operation: 'insert_page', document: { markdown: '---\n- a\n- b\n---\n' } }])).rejects.toThrow(
+      'Invalid "changes.0.document.markdown": its front matter must be a mapping of fields.',
+    );
+  });
+});
