@@ -1,0 +1,152 @@
+// The one way the service fetches from the network (files from URLs, and later imports, OpenAPI sources, link checks,
+// webhooks): http and https only, one timeout for the whole exchange, a cap on the body, redirects followed by hand
+// with every hop checked, and no connection to a loopback, private, link-local or otherwise non-public address. The
+// check runs on the addresses a name resolves to, when the connection is made (so a name that resolves differently
+// the second time cannot slip past), and on literal addresses before. ALLOW_PRIVATE_NETWORK=true lifts that refusal,
+// for tests and intranets.
+import dns from 'node:dns';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, fetch } from 'undici';
+
+export type FetchFailure = 'BAD_URL' | 'PRIVATE_ADDRESS' | 'TIMEOUT' | 'TOO_LARGE' | 'TOO_MANY_REDIRECTS' | 'HTTP_STATUS' | 'NETWORK';
+
+/** A fetch that did not succeed; `message` names the URL's host, never its credentials. */
+export class FetchError extends Error {
+  constructor(
+    readonly code: FetchFailure,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'FetchError';
+  }
+}
+
+export interface FetchOptions {
+  /** For the whole exchange, redirects included. */
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  headers?: Record<string, string>;
+}
+
+export interface Fetched {
+  /** The URL that answered, after redirects. */
+  url: string;
+  status: number;
+  contentType: string | null;
+  body: Buffer;
+}
+
+export interface Fetcher {
+  /** GETs `url`; rejects with a FetchError on refusal, failure, or a status other than 2xx. */
+  get(url: string, options?: FetchOptions): Promise<Fetched>;
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 };
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Whether an address is public: ipaddr.js's `unicast` range, after unwrapping IPv4-mapped IPv6. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'unicast';
+}
+
+/** Where a URL points, for messages: scheme and host, without credentials, path or query. */
+const origin = (url: URL) => `${url.protocol}//${url.host}`;
+
+export function createFetcher(config: { allowPrivateNetwork: boolean }): Fetcher {
+  const lookup: net.LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const refused = config.allowPrivateNetwork ? undefined : addresses.find((found) => !isPublicAddress(found.address));
+      if (refused || !addresses.length) {
+        const message = `${hostname} resolves to ${refused?.address ?? 'no address'}, which is not a public address.`;
+        return callback(Object.assign(new FetchError('PRIVATE_ADDRESS', message), { code: 'PRIVATE_ADDRESS' }), '', 0);
+      }
+      if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+  const agent = new Agent({ connect: { lookup }, headersTimeout: DEFAULTS.timeoutMs, bodyTimeout: DEFAULTS.timeoutMs });
+
+  /** The URL, if it may be fetched at all: http(s), and not a literal non-public address. */
+  function checked(text: string): URL {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new FetchError('BAD_URL', 'The URL is not a valid absolute URL.');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new FetchError('BAD_URL', `${url.protocol} URLs cannot be fetched; use http or https.`);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (net.isIP(host) && !config.allowPrivateNetwork && !isPublicAddress(host)) {
+      throw new FetchError('PRIVATE_ADDRESS', `${origin(url)} is not a public address.`);
+    }
+    return url;
+  }
+
+  /** The body, read up to the cap: a larger one is refused as soon as it passes it. */
+  async function readCapped(body: AsyncIterable<Uint8Array> | null, maxBytes: number, url: URL): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body ?? []) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw new FetchError('TOO_LARGE', `${origin(url)} sent more than ${maxBytes} bytes.`);
+      chunks.push(Buffer.from(chunk));
+    }
+    return Buffer.concat(chunks);
+  }
+
+  return {
+    async get(text, options = {}) {
+      const { timeoutMs, maxBytes, maxRedirects } = { ...DEFAULTS, ...options };
+      const signal = AbortSignal.timeout(timeoutMs);
+      let url = checked(text);
+      // Credentials in the URL become a Basic authorization, sent to that origin only (fetch refuses them in URLs).
+      const credentialsOrigin = url.origin;
+      const authorization = url.username
+        ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
+        : undefined;
+      url.username = '';
+      url.password = '';
+      try {
+        for (let hop = 0; ; hop++) {
+          const headers = { ...options.headers, ...(authorization && url.origin === credentialsOrigin && { authorization }) };
+          const response = await fetch(url, { dispatcher: agent, redirect: 'manual', signal, headers });
+          const location = response.headers.get('location');
+          if (REDIRECTS.has(response.status) && location) {
+            await response.body?.cancel();
+            if (hop >= maxRedirects)
+              throw new FetchError('TOO_MANY_REDIRECTS', `${origin(url)} redirected more than ${maxRedirects} times.`);
+            url = checked(new URL(location, url).toString());
+            continue;
+          }
+          if (response.status < 200 || response.status > 299) {
+            await response.body?.cancel();
+            throw new FetchError('HTTP_STATUS', `${origin(url)} answered ${response.status}.`, response.status);
+          }
+          const declared = Number(response.headers.get('content-length'));
+          if (declared > maxBytes) {
+            await response.body?.cancel();
+            throw new FetchError('TOO_LARGE', `${origin(url)} sends ${declared} bytes, more than ${maxBytes}.`);
+          }
+          const body = await readCapped(response.body as AsyncIterable<Uint8Array> | null, maxBytes, url);
+          return { url: url.toString(), status: response.status, contentType: response.headers.get('content-type'), body };
+        }
+      } catch (error) {
+        if (error instanceof FetchError) throw error;
+        const cause = (error as { cause?: unknown }).cause;
+        if (cause instanceof FetchError) throw cause;
+        if (signal.aborted) throw new FetchError('TIMEOUT', `${origin(url)} did not answer within ${timeoutMs} ms.`);
+        // The cause's code, not its message, which may quote the URL.
+        const code = (cause as { code?: string })?.code ?? (error as Error).name;
+        throw new FetchError('NETWORK', `${origin(url)} could not be reached (${code}).`);
+      }
+    },
+    close: () => agent.close(),
+  };
+}

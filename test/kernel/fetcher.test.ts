@@ -1,0 +1,123 @@
+// The guarded fetcher: non-public addresses are refused (literal or resolved) unless private networks are allowed;
+// redirects are followed by hand up to a limit; timeouts and size caps end a fetch; errors never show credentials.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFetcher, type FetchError, isPublicAddress } from '../../src/kernel/fetcher.js';
+
+let server: http.Server;
+let base: string;
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    if (url.pathname === '/hello') return res.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
+    if (url.pathname === '/redirect')
+      return res.writeHead(302, { location: `/redirect?n=${Number(url.searchParams.get('n') ?? 0) + 1}` }).end();
+    if (url.pathname === '/to-hello') return res.writeHead(301, { location: '/hello' }).end();
+    if (url.pathname === '/slow') return setTimeout(() => res.end('late'), 2000);
+    if (url.pathname === '/big') {
+      res.writeHead(200);
+      // Streamed without a length: the cap must stop it while it is read.
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (sent > 200_000 || res.destroyed) return (clearInterval(timer), res.end());
+        res.write(Buffer.alloc(10_000));
+        sent += 10_000;
+      }, 1);
+      return;
+    }
+    if (url.pathname === '/missing') return res.writeHead(404).end();
+    if (url.pathname === '/echo-authorization') return res.writeHead(200).end(req.headers.authorization ?? '');
+    res.writeHead(500).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable('the fetch succeeded'),
+    (error: FetchError) => ({ code: error.code, message: error.message }),
+  );
+
+describe('the guarded fetcher', () => {
+  it('classifies addresses: only public unicast ones are public', () => {
+    for (const address of ['8.8.8.8', '2606:4700:4700::1111']) expect(isPublicAddress(address), address).toBe(true);
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fc00::1',
+      '::ffff:127.0.0.1',
+      'not an address',
+    ]) {
+      expect(isPublicAddress(address), address).toBe(false);
+    }
+  });
+
+  it('refuses loopback, private and link-local targets, literal or resolved, before connecting', async () => {
+    const fetcher = createFetcher({ allowPrivateNetwork: false });
+    try {
+      for (const url of [
+        `${base}/hello`,
+        'http://10.0.0.1/x',
+        'http://169.254.169.254/latest/meta-data',
+        'http://[::1]/',
+        'http://[::ffff:7f00:1]/',
+      ]) {
+        expect(await failure(fetcher.get(url)), url).toMatchObject({ code: 'PRIVATE_ADDRESS' });
+      }
+      const port = (server.address() as AddressInfo).port;
+      expect(await failure(fetcher.get(`http://localhost:${port}/hello`))).toMatchObject({
+        code: 'PRIVATE_ADDRESS',
+        message: expect.stringMatching(/^localhost resolves to (127\.0\.0\.1|::1), which is not a public address\.$/),
+      });
+      expect(await failure(fetcher.get('file:///etc/passwd'))).toMatchObject({ code: 'BAD_URL' });
+      expect(await failure(fetcher.get('not a url'))).toMatchObject({ code: 'BAD_URL' });
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('with private networks allowed: fetches, follows redirects up to the limit, and caps time and size', async () => {
+    const fetcher = createFetcher({ allowPrivateNetwork: true });
+    try {
+      const hello = await fetcher.get(`${base}/to-hello`);
+      expect(hello).toMatchObject({ url: `${base}/hello`, status: 200, contentType: 'text/plain' });
+      expect(hello.body.toString()).toBe('hello');
+      expect(await failure(fetcher.get(`${base}/redirect`, { maxRedirects: 3 }))).toMatchObject({ code: 'TOO_MANY_REDIRECTS' });
+      expect(await failure(fetcher.get(`${base}/slow`, { timeoutMs: 200 }))).toMatchObject({ code: 'TIMEOUT' });
+      expect(await failure(fetcher.get(`${base}/big`, { maxBytes: 50_000 }))).toMatchObject({ code: 'TOO_LARGE' });
+      expect(await failure(fetcher.get(`${base}/missing`))).toMatchObject({
+        code: 'HTTP_STATUS',
+        message: `${base}/ answered 404.`.replace('/ answered', ' answered'),
+      });
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('sends credentials of the URL as Basic authorization to its origin, and never repeats them in errors', async () => {
+    const fetcher = createFetcher({ allowPrivateNetwork: true });
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const authorized = await fetcher.get(`http://us%40er:s3cret@127.0.0.1:${port}/echo-authorization`);
+      expect(authorized.body.toString()).toBe(`Basic ${Buffer.from('us@er:s3cret').toString('base64')}`);
+      const error = await failure(fetcher.get(`http://user:s3cret@127.0.0.1:${port}/missing`));
+      expect(error.message).not.toContain('s3cret');
+      expect(error.message).not.toContain('user');
+      const unreachable = await failure(fetcher.get('http://user:s3cret@127.0.0.1:1/'));
+      expect(unreachable).toMatchObject({ code: 'NETWORK' });
+      expect(unreachable.message).not.toContain('s3cret');
+    } finally {
+      await fetcher.close();
+    }
+  });
+});
