@@ -13,8 +13,10 @@ import { restMiddleware } from '../rest/middleware.js';
 import { apiReference } from './api-reference.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Database } from './db/client.js';
+import { fileDownloads } from './files/index.js';
 import { invitesPages } from './invites/index.js';
 import { authenticate, type Clock, createContext, type Services, systemClock } from './kernel/context.js';
+import { createFetcher } from './kernel/fetcher.js';
 import { ID_PATTERN } from './kernel/ids.js';
 import { PageTokens } from './kernel/pagination.js';
 import { deriveKey } from './kernel/secrets.js';
@@ -59,6 +61,7 @@ export function createApp(options: AppOptions): App {
     clock: options.clock ?? systemClock,
     pageTokens: new PageTokens(deriveKey(options.secret, 'page-cursor')),
     mailer: createMailer(options.config.mail, logger),
+    fetcher: createFetcher({ allowPrivateNetwork: options.config.allowPrivateNetwork }),
     secret: options.secret,
     logger,
   };
@@ -145,6 +148,7 @@ export function createApp(options: AppOptions): App {
   koa.use(rateLimits.middleware);
   koa.use(invitesPages(services));
   koa.use(ssoPages(services));
+  koa.use(fileDownloads(services));
   koa.use(
     restMiddleware({
       routes,
@@ -186,7 +190,7 @@ export function createApp(options: AppOptions): App {
         server.closeIdleConnections();
       });
       services.mailer.close();
-      await Promise.all([db.close(), rateLimits.close()]);
+      await Promise.all([db.close(), rateLimits.close(), services.fetcher.close()]);
     },
   };
 }

@@ -23,6 +23,7 @@ const Env = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  FILES_DIR: z.string().min(1).optional(),
   PUBLIC_URL: z.string().url().optional(),
   APP_URL: z.string().url().optional(),
   LOG_LEVEL: LogLevel.default('info'),
@@ -59,6 +60,7 @@ const Env = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).default('Docs platform <no-reply@localhost>'),
   SSO_SESSION_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
+  ALLOW_PRIVATE_NETWORK: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   BUILD_DATE: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
 });
 
@@ -68,6 +70,8 @@ export interface Config {
   /** Unset: run an embedded PostgreSQL under `dataDir`. */
   databaseUrl?: string;
   dataDir: string;
+  /** Content-addressed storage of files' bytes (src/files/storage.ts). */
+  filesDir: string;
   /** Base of every `urls.location` (the API) and, through appUrl, `urls.app`. No trailing slash. */
   publicUrl: string;
   appUrl: string;
@@ -96,6 +100,8 @@ export interface Config {
   mail: { smtpUrl?: string; from: string };
   /** Lifetime of the API token a SAML login answers with. */
   ssoSessionMinutes: number;
+  /** Whether outbound requests may reach loopback, private and link-local addresses (src/kernel/fetcher.ts). */
+  allowPrivateNetwork: boolean;
   /** The release date GET /v1/ reports, set by whoever packages the service. */
   buildDate?: string;
 }
@@ -118,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
+    filesDir: path.resolve(e.FILES_DIR ?? path.join(e.DATA_DIR, 'files')),
     publicUrl,
     appUrl: (e.APP_URL ?? `${publicUrl}/app`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
@@ -133,5 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === 'true',
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     ssoSessionMinutes: e.SSO_SESSION_MINUTES,
+    allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK === 'true',
   };
 }

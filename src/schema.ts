@@ -1,12 +1,14 @@
 // The whole API: every domain registers its GraphQL types and contributes its REST module here.
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { aboutRest } from './about/index.js';
+import { changeRequestRest } from './change-requests/index.js';
 import { collectionRest } from './collections/index.js';
 import { grantRest } from './grants/index.js';
 import { invitesRest } from './invites/index.js';
 import { builder } from './kernel/builder.js';
 import { memberRest } from './members/index.js';
 import { organizationRest } from './organizations/index.js';
+import { revisionRest } from './revisions/index.js';
 import { spaceRest } from './spaces/index.js';
 import { ssoRest } from './sso/index.js';
 import { teamRest } from './teams/index.js';
@@ -25,7 +27,9 @@ export const restModules = [
   ssoRest,
   collectionRest,
   spaceRest,
+  revisionRest,
   grantRest,
+  changeRequestRest,
 ];
 
 /** schema.graphql, as committed at the top of the repository. */

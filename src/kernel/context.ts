@@ -6,6 +6,7 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail.js';
 import { unauthorized } from './errors.js';
+import type { Fetcher } from './fetcher.js';
 import { hashToken } from './ids.js';
 import type { PageTokens } from './pagination.js';
 import type { Membership } from './permissions.js';
@@ -47,6 +48,8 @@ export interface Services {
   clock: Clock;
   pageTokens: PageTokens;
   mailer: Mailer;
+  /** Every outbound request goes through it. */
+  fetcher: Fetcher;
   logger: Logger;
   /** The instance secret (src/kernel/secrets.ts), for what a domain must sign or encrypt. */
   secret: Buffer;

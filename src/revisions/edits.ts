@@ -12,6 +12,7 @@ import type { PageVersion } from '../generated/prisma/client.js';
 import { badRequest } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { readMarkdown } from './markdown.js';
+import { PAGE_TREE_LEVELS } from './read.js';
 import type { FileContent, PageContent, RevisionChanges } from './store.js';
 
 interface PageMetadata {
@@ -257,6 +258,17 @@ export async function applyChanges(context: EditContext, operations: readonly Co
         }
         break;
       }
+    }
+  }
+
+  // Pages nest at most PAGE_TREE_LEVELS deep: the REST tree is written that deep (read.ts).
+  for (const [id, page] of live()) {
+    let level = 1;
+    for (let at = page.parentId; at; at = pages.get(at)?.parentId ?? null) level++;
+    if (level > PAGE_TREE_LEVELS) {
+      throw badRequest(
+        `Invalid "changes": pages nest at most ${PAGE_TREE_LEVELS} levels deep; ${JSON.stringify(page.title)} (${id}) would be at level ${level}.`,
+      );
     }
   }
 

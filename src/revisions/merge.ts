@@ -15,9 +15,11 @@ import type { SqlRunner } from '../db/client.js';
 import type { FileVersion, PageVersion, Revision } from '../generated/prisma/client.js';
 import {
   type FileContent,
+  fileColumns,
   filesAt,
   MAIN,
   type PageContent,
+  pageColumns,
   pagesAt,
   type RevisionChanges,
   type RevisionPoint,
@@ -26,28 +28,10 @@ import {
 
 type Tx = Parameters<typeof writeRevision>[0];
 
-/** The fields that make a page's or a file's content: the rest (ids, validity, timestamps) says where and when. */
-const PAGE_FIELDS = [
-  'parentId',
-  'position',
-  'type',
-  'title',
-  'emoji',
-  'icon',
-  'slug',
-  'description',
-  'documentId',
-  'document',
-  'markdown',
-  'target',
-  'layout',
-  'cover',
-  'computed',
-  'hidden',
-  'noIndex',
-  'noRobotsIndex',
-] as const satisfies readonly (keyof PageContent)[];
-const FILE_FIELDS = ['name', 'contentType', 'size', 'width', 'height', 'storageKey'] as const satisfies readonly (keyof FileContent)[];
+/** The fields that make a page's or a file's content: the rest (ids, validity, Git data, timestamps) says where and when. */
+const WHERE_AND_WHEN = new Set(['gitOid', 'gitPath', 'createdAt', 'updatedAt']);
+const PAGE_FIELDS = pageColumns.filter((column) => !WHERE_AND_WHEN.has(column));
+const FILE_FIELDS = fileColumns.filter((column) => !WHERE_AND_WHEN.has(column));
 
 export interface MergeConflict {
   kind: 'page' | 'file';

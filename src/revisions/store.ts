@@ -95,7 +95,8 @@ export async function writeRevision(tx: Tx, revision: NewRevision, changes: Revi
   return row;
 }
 
-const pageColumns = [
+/** The columns of a page's content (what a revision writes of it), and of a file's. */
+export const pageColumns = [
   'parentId',
   'type',
   'title',
@@ -119,7 +120,7 @@ const pageColumns = [
   'createdAt',
   'updatedAt',
 ] as const satisfies readonly (keyof PageContent)[];
-const fileColumns = [
+export const fileColumns = [
   'name',
   'contentType',
   'size',

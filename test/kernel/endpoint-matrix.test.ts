@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
 import { restModules } from '../../src/schema.js';
+import { file, page, publish } from '../revisions/content.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 import { buildCollection, buildMember, buildSpace } from '../support/factories.js';
 import { buildWorld, type World } from '../support/world.js';
@@ -14,7 +15,7 @@ type Kind = 'space' | 'collection';
 
 interface Endpoint {
   /** The action of the object's `permissions` that the endpoint needs. */
-  action: 'view' | 'edit' | 'admin';
+  action: 'view' | 'edit' | 'merge' | 'admin';
   /** Besides: the organization-level action it needs (creating a copy), or the target organization's admin. */
   also?: 'createContent' | 'targetAdmin';
   body?: (ctx: { grantee: string; team: string; target: string }) => unknown;
@@ -36,6 +37,23 @@ const endpoints: Record<string, Endpoint> = {
   'POST /v1/collections/:collectionId/move': { action: 'admin', body: () => ({ parent: null }) },
   'POST /v1/collections/:collectionId/transfer': { action: 'admin', also: 'targetAdmin', body: ({ target }) => ({ organization: target }) },
   'GET /v1/collections/:collectionId/spaces': { action: 'view' },
+  'GET /v1/spaces/:spaceId/content': { action: 'view' },
+  'GET /v1/spaces/:spaceId/content/pages': { action: 'view' },
+  'GET /v1/spaces/:spaceId/content/files': { action: 'view' },
+  'GET /v1/spaces/:spaceId/content/files/:fileId': { action: 'view' },
+  'GET /v1/spaces/:spaceId/content/page/:pageId': { action: 'view' },
+  'GET /v1/spaces/:spaceId/content/path/:pagePath': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests': { action: 'view' },
+  'POST /v1/spaces/:spaceId/change-requests': { action: 'edit', body: () => ({ subject: 'Matrix' }) },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId': { action: 'view' },
+  'PATCH /v1/spaces/:spaceId/change-requests/:changeRequestId': { action: 'edit', body: () => ({ subject: 'Renamed' }) },
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content': {
+    action: 'edit',
+    body: () => ({ changes: [{ operation: 'insert_page', title: 'Matrix', document: {} }] }),
+  },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/changes': { action: 'view' },
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge': { action: 'merge' },
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update': { action: 'edit' },
 };
 for (const kind of ['spaces/:spaceId', 'collections/:collectionId']) {
   const base = `/v1/${kind}/permissions`;
@@ -85,6 +103,11 @@ async function freshObject(kind: Kind, deleted: boolean): Promise<string> {
       ? (await buildSpace(t.prisma, { organizationId, title: 'Matrix', deletedAt: deleted ? t.clock.now() : null })).id
       : (await buildCollection(t.prisma, { organizationId, title: 'Matrix' })).id;
   await t.prisma.contentGrant.create({ data: { id: newId(), organizationId, [`${kind}Id`]: id, teamId: grantedTeam, role: 'edit' } });
+  // A page and a file, and change request 1, for the endpoints of content and of a change request.
+  if (kind === 'space' && !deleted) {
+    await publish(t.prisma, id, { pages: [page('matrixPage', 'Matrix')], files: [file('matrixFile', 'matrix.png')] });
+    expect((await t.request('POST', `/v1/spaces/${id}/change-requests`, { token: world.admin.token })).status).toBe(201);
+  }
   return id;
 }
 
@@ -113,7 +136,11 @@ describe('the permission matrix of content endpoints', () => {
       const path = route.path
         .replace(/:spaceId|:collectionId/, id)
         .replace(':userId', world.reader.userId)
-        .replace(':teamId', team);
+        .replace(':teamId', team)
+        .replace(':changeRequestId', '1')
+        .replace(':pageId', 'matrixPage')
+        .replace(':fileId', 'matrixFile')
+        .replace(':pagePath', 'matrix');
       const body = endpoint.body?.({ grantee: world.reader.userId, team, target: world.secondOrganizationId });
       const res = await t.request(route.method, path, { token: person.token, body });
       outcomes[persona] = res.status;
@@ -140,6 +167,6 @@ describe('the permission matrix of content endpoints', () => {
     expect(outcomes.admin).toBe(route.status);
     expect([outcomes.guest, outcomes.outsider]).toEqual([404, 404]);
     // The team-granted guest edits: what needs only view or edit is theirs.
-    if (endpoint.action !== 'admin' && !endpoint.also) expect(outcomes.teamGranted).toBe(route.status);
+    if ((endpoint.action === 'view' || endpoint.action === 'edit') && !endpoint.also) expect(outcomes.teamGranted).toBe(route.status);
   });
 });

@@ -5,14 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../rest/route.js';
 import { restModules } from '../../src/schema.js';
+import { changeRequestsBudgets } from '../change-requests/budgets.js';
 import { grantsBudgets } from '../grants/budgets.js';
 import { invitesBudgets } from '../invites/budgets.js';
+import { revisionBudgets } from '../revisions/budgets.js';
 import { ssoBudgets } from '../sso/budgets.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 
-const domains: DomainBudgets[] = [invitesBudgets, ssoBudgets, grantsBudgets];
+const domains: DomainBudgets[] = [invitesBudgets, ssoBudgets, grantsBudgets, changeRequestsBudgets, revisionBudgets];
 
 const routes = restModules.flatMap((module) => module.routes);
 const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;
@@ -51,7 +53,7 @@ const budgets: Record<string, number> = Object.assign(
     'GET /v1/spaces/:spaceId': 4,
     'PATCH /v1/spaces/:spaceId': 8,
     'DELETE /v1/spaces/:spaceId': 4,
-    'POST /v1/spaces/:spaceId/duplicate': 14,
+    'POST /v1/spaces/:spaceId/duplicate': 15,
     'POST /v1/spaces/:spaceId/restore': 10,
     'POST /v1/spaces/:spaceId/move': 12,
     'POST /v1/spaces/:spaceId/transfer': 20,

@@ -1,59 +1,14 @@
 // The semantic diff between two revisions' content, in GitBook's shape and validated against its published schema.
 import { describe, expect, it } from 'vitest';
-import type { FileVersion, PageVersion } from '../../src/generated/prisma/client.js';
+import type { PageVersion } from '../../src/generated/prisma/client.js';
 import { semanticChanges } from '../../src/revisions/changes.js';
 import { expectMatchesDocument } from '../support/openapi.js';
+import { fileVersion, pageVersion } from './content.js';
 
-const page = (pageId: string, title: string, parentId: string | null, fields: Partial<PageVersion> = {}): PageVersion => ({
-  id: `v-${pageId}-${title}`,
-  spaceId: 's',
-  line: 'main',
-  pageId,
-  validFrom: 1,
-  validTo: null,
-  deleted: false,
-  parentId,
-  type: 'document',
-  title,
-  emoji: null,
-  icon: null,
-  slug: title.toLowerCase().replace(/\s+/g, '-'),
-  description: null,
-  documentId: null,
-  document: null,
-  markdown: 'Text\n',
-  target: null,
-  layout: null,
-  cover: null,
-  computed: null,
-  hidden: false,
-  noIndex: false,
-  noRobotsIndex: false,
-  position: 0,
-  gitOid: null,
-  gitPath: null,
-  createdAt: new Date(0),
-  updatedAt: new Date(0),
-  ...fields,
-});
-const file = (fileId: string, name: string, storageKey: string): FileVersion => ({
-  id: `v-${fileId}-${storageKey}`,
-  spaceId: 's',
-  line: 'main',
-  fileId,
-  validFrom: 1,
-  validTo: null,
-  deleted: false,
-  name,
-  contentType: 'image/png',
-  size: 10,
-  width: 1,
-  height: 1,
-  storageKey,
-  gitOid: null,
-  gitPath: null,
-  createdAt: new Date(0),
-});
+const page = (pageId: string, title: string, parentId: string | null, fields: Partial<PageVersion> = {}) =>
+  pageVersion(pageId, title, { id: `v-${pageId}-${title}`, parentId, markdown: 'Text\n', ...fields });
+const file = (fileId: string, name: string, storageKey: string) =>
+  fileVersion(fileId, name, { id: `v-${fileId}-${storageKey}`, contentType: 'image/png', size: 10, width: 1, height: 1, storageKey });
 
 describe('the semantic diff of two revisions', () => {
   it('names created, edited, moved and deleted pages and files, with paths and attributes before and after', () => {

@@ -2,41 +2,12 @@
 // leading heading, slugs unique among siblings, moves with into/at, deletes of subtrees, reverts to the base, and
 // refusals that name the operation.
 import { describe, expect, it } from 'vitest';
-import type { PageVersion } from '../../src/generated/prisma/client.js';
 import { applyChanges, type ContentChange, type EditContext } from '../../src/revisions/edits.js';
+import { pageVersion } from './content.js';
 
 const now = new Date('2026-11-23T12:00:00Z');
-const row = (pageId: string, title: string, parentId: string | null, position: number): PageVersion => ({
-  id: `v-${pageId}`,
-  spaceId: 'space',
-  line: 'cr',
-  pageId,
-  validFrom: 1,
-  validTo: null,
-  deleted: false,
-  parentId,
-  type: 'document',
-  title,
-  emoji: null,
-  icon: null,
-  slug: title.toLowerCase(),
-  description: null,
-  documentId: null,
-  document: null,
-  markdown: `# ${title}\n`,
-  target: null,
-  layout: null,
-  cover: null,
-  computed: null,
-  hidden: false,
-  noIndex: false,
-  noRobotsIndex: false,
-  position,
-  gitOid: null,
-  gitPath: null,
-  createdAt: new Date('2026-01-01T00:00:00Z'),
-  updatedAt: new Date('2026-01-01T00:00:00Z'),
-});
+const row = (pageId: string, title: string, parentId: string | null, position: number) =>
+  pageVersion(pageId, title, { line: 'cr', parentId, position, slug: title.toLowerCase() });
 
 /** Guide (with Install and Usage under it) and FAQ; the base has Guide and FAQ as they are, and no Usage. */
 function context(): EditContext {
@@ -130,6 +101,22 @@ describe('a batch of content changes', () => {
     expect(changes.pages).toEqual([]);
     expect(changes.deletedPages).toEqual([]);
     await expect(apply([{ operation: 'revert_page', page: 'faq', block: ['b1'] }])).rejects.toThrow(/^Invalid "changes.0.block"/);
+  });
+
+  it('refuses pages nested deeper than the tree is written', async () => {
+    // Install is at level 2: eight more levels reach 10, the ninth would be 11.
+    const nest = (depth: number): ContentChange[] =>
+      Array.from({ length: depth }, (_, i) => ({
+        operation: 'insert_page',
+        ref: `level${i}`,
+        into: i === 0 ? 'install' : `level${i - 1}`,
+        title: `Level ${i}`,
+        document: {},
+      }));
+    expect((await apply(nest(8))).changes.pages).toHaveLength(8);
+    await expect(apply(nest(9))).rejects.toThrow(
+      /^Invalid "changes": pages nest at most 10 levels deep; "Level 8" \(.+\) would be at level 11\.$/,
+    );
   });
 
   it('refuses unknown pages and bad front matter, naming the operation', async () => {

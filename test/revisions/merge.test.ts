@@ -6,6 +6,7 @@ import { mergeIntoMain, updateFromMain } from '../../src/revisions/merge.js';
 import { MAIN, type PageContent, pageAt, pagesAt, type RevisionChanges, writeRevision } from '../../src/revisions/store.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildSpace, buildUser } from '../support/factories.js';
+import { page as content } from './content.js';
 
 let t: TestApp;
 let userId: string;
@@ -16,32 +17,9 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const sql = () => t.app.services.sql;
-const page = (pageId: string, title: string, fields: Partial<PageContent> = {}): PageContent => ({
-  pageId,
-  parentId: null,
-  type: 'document',
-  title,
-  emoji: null,
-  icon: null,
-  slug: title.toLowerCase().replace(/\s+/g, '-'),
-  description: null,
-  documentId: null,
-  document: null,
-  markdown: 'one\ntwo\nthree\nfour\nfive\n',
-  target: null,
-  layout: null,
-  cover: null,
-  computed: null,
-  hidden: false,
-  noIndex: false,
-  noRobotsIndex: false,
-  position: 0,
-  gitOid: null,
-  gitPath: null,
-  createdAt: new Date('2026-01-01T00:00:00Z'),
-  updatedAt: new Date('2026-01-01T00:00:00Z'),
-  ...fields,
-});
+/** A page whose markdown is five lines, one word each. */
+const page = (pageId: string, title: string, fields: Partial<PageContent> = {}) =>
+  content(pageId, title, { markdown: 'one\ntwo\nthree\nfour\nfive\n', ...fields });
 
 /** A space whose primary content has pages p0..p3, and a change request line started from it. */
 async function fixture() {

@@ -3,9 +3,10 @@
 // row, not a copy of the space.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Revision } from '../../src/generated/prisma/client.js';
-import { copyContent, MAIN, type PageContent, pageAt, pagesAt, writeRevision } from '../../src/revisions/store.js';
+import { copyContent, MAIN, pageAt, pagesAt, writeRevision } from '../../src/revisions/store.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildSpace, buildUser } from '../support/factories.js';
+import { page as content } from './content.js';
 
 let t: TestApp;
 let userId: string;
@@ -16,31 +17,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const sql = () => t.app.services.sql;
-const page = (pageId: string, title: string, position = 0): PageContent => ({
-  pageId,
-  parentId: null,
-  type: 'document',
-  title,
-  emoji: null,
-  icon: null,
-  slug: title.toLowerCase().replace(/\s+/g, '-'),
-  description: null,
-  documentId: null,
-  document: null,
-  markdown: `# ${title}\n`,
-  target: null,
-  layout: null,
-  cover: null,
-  computed: null,
-  hidden: false,
-  noIndex: false,
-  noRobotsIndex: false,
-  position,
-  gitOid: null,
-  gitPath: null,
-  createdAt: new Date('2026-01-01T00:00:00Z'),
-  updatedAt: new Date('2026-01-01T00:00:00Z'),
-});
+const page = (pageId: string, title: string, position = 0) => content(pageId, title, { position });
 const titles = async (at: Revision) => (await pagesAt(sql(), at)).map((p) => `${p.pageId}:${p.title}`).sort();
 
 async function spaceWithPages(count: number) {

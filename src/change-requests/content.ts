@@ -1,0 +1,160 @@
+// Editing a change request's content (GitBook's updateChangeRequestContent): a batch of up to 50 changes, applied in
+// order (src/revisions/edits.ts) and written as one new revision of the change request's line, or not at all. Files
+// are stored first, outside the transaction (fetching a URL takes time): their storage is content-addressed, so a
+// batch that fails after it leaves only unreferenced bytes, which nothing shows.
+import { z } from 'zod';
+import { type StoredFile, storeFile } from '../files/index.js';
+import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
+import type { Context } from '../kernel/context.js';
+import { badRequest, conflict } from '../kernel/errors.js';
+import { FetchError } from '../kernel/fetcher.js';
+import { rules } from '../kernel/validation.js';
+import { applyChanges, type ContentChange, type FileInput } from '../revisions/edits.js';
+import { MAIN, pageAt, pagesAt, writeRevision } from '../revisions/store.js';
+import { changeRequestIn } from './service.js';
+import { lockedChangeRequest, sqlOf } from './workflow.js';
+
+/** GitBook's limit on inline bytes; a URL's bytes are capped by the fetcher's default instead. */
+const MAX_BASE64_BYTES = 1024 * 1024;
+const MAX_URL_BYTES = 10 * 1024 * 1024;
+
+const metadata = {
+  title: z.string().min(1).max(256).optional(),
+  slug: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9][a-z0-9-_]*$/, 'lowercase letters, digits, - and _')
+    .optional(),
+  emoji: z.string().max(50).optional(),
+  icon: z.string().max(100).optional(),
+  description: z.string().max(1000).optional(),
+  hidden: z.boolean().optional(),
+  noIndex: z.boolean().optional(),
+  noRobotsIndex: z.boolean().optional(),
+};
+const pageReference = z.string().min(1).max(100);
+const documentInput = z.union([
+  z.object({ markdown: z.string().max(1_000_000) }).strict(),
+  z.object({ document: z.record(z.string(), z.unknown()) }).strict(),
+  z.object({}).strict(),
+]);
+const file = z
+  .object({
+    ref: z.string().min(1).max(256).optional(),
+    name: z.string().min(1).max(256),
+    contentType: z.string().max(255).optional(),
+    url: rules.uri(2048).optional(),
+    base64: z.string().optional(),
+  })
+  .strict()
+  .refine((f) => (f.url === undefined) !== (f.base64 === undefined), 'set exactly one of url and base64')
+  .refine((f) => f.base64 === undefined || f.contentType !== undefined, 'base64 needs contentType');
+
+/** The body's `changes`: 1 to 50 operations, each checked before anything is applied. */
+export const contentChanges = z
+  .array(
+    z.discriminatedUnion('operation', [
+      z
+        .object({
+          operation: z.literal('insert_page'),
+          ...metadata,
+          document: documentInput,
+          into: pageReference.optional(),
+          at: z.number().int().min(0).optional(),
+          ref: z.string().min(1).max(256).optional(),
+        })
+        .strict(),
+      z
+        .object({
+          operation: z.literal('update_page'),
+          ...metadata,
+          page: pageReference,
+          document: documentInput.optional(),
+          into: pageReference.nullable().optional(),
+          at: z.number().int().min(0).optional(),
+        })
+        .strict(),
+      z.object({ operation: z.literal('delete_page'), page: pageReference }).strict(),
+      z
+        .object({
+          operation: z.literal('revert_page'),
+          page: pageReference,
+          revision: rules.id.optional(),
+          block: z.array(z.string()).optional(),
+        })
+        .strict(),
+      z.object({ operation: z.literal('insert_files'), files: z.array(file).min(1).max(20) }).strict(),
+    ]),
+  )
+  .min(1)
+  .max(50);
+
+/** The bytes of a file to insert: decoded, or fetched through the guarded fetcher. */
+async function bytesOf(ctx: Context, input: FileInput, field: string): Promise<{ bytes: Buffer; contentType?: string | null }> {
+  if (input.base64 != null) {
+    const bytes = Buffer.from(input.base64, 'base64');
+    if (bytes.toString('base64').replace(/=+$/, '') !== input.base64.replace(/\s/g, '').replace(/=+$/, '')) {
+      throw badRequest(`Invalid "${field}.base64": not base64.`);
+    }
+    if (bytes.byteLength > MAX_BASE64_BYTES) throw badRequest(`Invalid "${field}.base64": more than ${MAX_BASE64_BYTES} bytes.`);
+    return { bytes, contentType: input.contentType };
+  }
+  try {
+    const fetched = await ctx.fetcher.get(input.url!, { maxBytes: MAX_URL_BYTES });
+    return { bytes: fetched.body, contentType: input.contentType ?? fetched.contentType };
+  } catch (error) {
+    if (error instanceof FetchError) throw badRequest(`Invalid "${field}.url": ${error.message}`);
+    throw error;
+  }
+}
+
+/** Applies the changes to the change request's content as one revision; returns the change request. Needs `edit`. */
+export async function updateChangeRequestContent(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  changes: ContentChange[],
+): Promise<ChangeRequest> {
+  const found = await changeRequestIn(ctx, spaceId, idOrNumber, 'edit');
+  const stored = new Map<FileInput, StoredFile>();
+  for (const [index, change] of changes.entries()) {
+    if (change.operation !== 'insert_files') continue;
+    for (const [i, input] of change.files.entries()) {
+      const field = `changes.${index}.files.${i}`;
+      const { bytes, contentType } = await bytesOf(ctx, input, field);
+      stored.set(input, await storeFile(ctx.config, bytes, input.name, contentType));
+    }
+  }
+  return ctx.prisma.$transaction(async (tx) => {
+    const [space] = await tx.$queryRaw<{ editMode: string | null }[]>`SELECT "editMode" FROM "Space" WHERE id = ${spaceId}`;
+    if (space.editMode === 'locked') throw conflict('The space is locked: set its editMode to live to change its content.');
+    const changeRequest = await lockedChangeRequest(tx, found.id);
+    const sql = sqlOf(tx);
+    const [current] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${changeRequest.revisionId}`;
+    const pages = new Map((await pagesAt(sql, current)).map((page) => [page.pageId, page]));
+    const now = ctx.clock.now();
+    const result = await applyChanges(
+      {
+        pages,
+        pageIn: async (pageId, revisionId) => {
+          if (!revisionId) return pageAt(sql, { spaceId, line: MAIN, seq: current.baseSeq ?? 0, baseSeq: null }, pageId);
+          const [target] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${revisionId} AND "spaceId" = ${spaceId}`;
+          if (!target) throw badRequest(`Invalid "revision": no revision ${JSON.stringify(revisionId)} in this space.`);
+          return pageAt(sql, target, pageId);
+        },
+        storeFile: async (input) => ({ ...stored.get(input)!, gitOid: null, gitPath: null, createdAt: now }),
+        now,
+      },
+      changes,
+    );
+    const revision = await writeRevision(
+      tx,
+      { spaceId, line: changeRequest.id, parent: current, type: 'edits', createdById: ctx.viewer.userId },
+      result.changes,
+    );
+    const [updated] = await tx.$queryRaw<ChangeRequest[]>`
+      UPDATE "ChangeRequest" SET "revisionId" = ${revision.id}, "updatedAt" = ${now} WHERE id = ${changeRequest.id} RETURNING *`;
+    return updated;
+  });
+}

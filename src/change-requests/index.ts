@@ -1,0 +1,5 @@
+import './types.js';
+import './changes.js';
+import './mutations.js';
+
+export { changeRequestRest } from './routes.js';

@@ -1,0 +1,109 @@
+// Creating change requests, changing their subject and status, merging and updating them: inputs (with their
+// validation) and mutations.
+import { z } from 'zod';
+import { builder, restEnum } from '../kernel/builder.js';
+import { notNull } from '../kernel/validation.js';
+import type { ContentChange } from '../revisions/edits.js';
+import type { MergeConflict as MergeConflictRow } from '../revisions/merge.js';
+import { contentChanges, updateChangeRequestContent } from './content.js';
+import * as service from './service.js';
+import { ChangeRequest, ChangeRequestStatusEnum } from './types.js';
+import type { WorkflowOutcome as WorkflowOutcomeRow } from './workflow.js';
+import * as workflow from './workflow.js';
+
+const subject = z.string().max(100);
+
+export const CreateChangeRequestInput = builder.inputType('CreateChangeRequestInput', {
+  validate: notNull('subject'),
+  fields: (t) => ({ subject: t.string({ description: 'At most 100 characters (default: none).', validate: subject }) }),
+});
+export const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
+  validate: notNull('subject', 'status'),
+  fields: (t) => ({
+    subject: t.string({ description: 'At most 100 characters; a merged change request keeps its own.', validate: subject }),
+    status: t.field({
+      type: ChangeRequestStatusEnum,
+      description: 'draft, open or archived: draft -> open -> draft, draft or open -> archived -> open. Merging is its own operation.',
+      validate: z.enum(['draft', 'open', 'archived']),
+    }),
+  }),
+});
+
+const changeRequestKey = builder.args((t) => ({
+  spaceId: t.id({ required: true }),
+  id: t.id({ required: true, description: 'The change request’s id, or its number in the space.' }),
+}));
+
+builder.mutationFields((t) => ({
+  createChangeRequest: t.field({
+    type: ChangeRequest,
+    description: 'Creates a draft change request on the space’s current content.',
+    args: { spaceId: t.arg.id({ required: true }), input: t.arg({ type: CreateChangeRequestInput, required: true }) },
+    resolve: (_root, args, ctx) => service.createChangeRequest(ctx, args.spaceId, args.input),
+  }),
+  updateChangeRequest: t.field({
+    type: ChangeRequest,
+    args: { ...changeRequestKey, input: t.arg({ type: UpdateChangeRequestInput, required: true }) },
+    resolve: (_root, args, ctx) => service.updateChangeRequest(ctx, args.spaceId, args.id, args.input),
+  }),
+}));
+
+const MergeResultEnum = restEnum('ChangeRequestMergeResult', { merge: 'merge', update: 'update', conflicts: 'conflicts' });
+const MergeConflictKindEnum = restEnum('MergeConflictKind', { page: 'page', file: 'file' });
+
+const MergeConflict = builder.objectRef<MergeConflictRow>('MergeConflict').implement({
+  description: 'A page or file both sides changed differently.',
+  fields: (t) => ({
+    kind: t.field({ type: MergeConflictKindEnum, resolve: (conflict) => conflict.kind }),
+    id: t.exposeID('id', { description: 'The page’s or file’s id.' }),
+    fields: t.exposeStringList('fields', {
+      description: 'What clashed: field names, `deleted` (deleted on one side, changed on the other) or `tree` (moves).',
+    }),
+  }),
+});
+
+const WorkflowOutcome = builder.objectRef<WorkflowOutcomeRow>('ChangeRequestMergeOutcome').implement({
+  description: 'What a merge or an update did: the revision it left, and its conflicts (none for `merge` and `update`).',
+  fields: (t) => ({
+    revision: t.exposeID('revision', { description: 'The revision written, or the change request’s own when nothing was.' }),
+    result: t.field({ type: MergeResultEnum, resolve: (outcome) => outcome.result }),
+    conflicts: t.field({ type: [MergeConflict], resolve: (outcome) => outcome.conflicts }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  mergeChangeRequest: t.field({
+    type: WorkflowOutcome,
+    description:
+      'Merges the change request into its space (three-way). With conflicts nothing changes: update the change request, resolve, merge again.',
+    args: changeRequestKey,
+    resolve: (_root, args, ctx) => workflow.mergeChangeRequest(ctx, args.spaceId, args.id),
+  }),
+  updateChangeRequestFromSpace: t.field({
+    type: WorkflowOutcome,
+    description: 'Brings the space’s current content into the change request (three-way); conflicts are kept in it, marked.',
+    args: changeRequestKey,
+    resolve: (_root, args, ctx) => workflow.updateFromSpace(ctx, args.spaceId, args.id),
+  }),
+}));
+
+const UpdateChangeRequestContentInput = builder.inputType('UpdateChangeRequestContentInput', {
+  fields: (t) => ({
+    changes: t.field({
+      type: 'JSON',
+      required: true,
+      description:
+        '1 to 50 operations applied in order, all or nothing: insert_page, update_page, delete_page, revert_page, insert_files (GitBook’s ChangeRequestContentChange).',
+      validate: contentChanges,
+    }),
+  }),
+});
+
+builder.mutationField('updateChangeRequestContent', (t) =>
+  t.field({
+    type: ChangeRequest,
+    description: 'Applies a batch of content changes to the change request, as one new revision.',
+    args: { ...changeRequestKey, input: t.arg({ type: UpdateChangeRequestContentInput, required: true }) },
+    resolve: (_root, args, ctx) => updateChangeRequestContent(ctx, args.spaceId, args.id, args.input.changes as ContentChange[]),
+  }),
+);

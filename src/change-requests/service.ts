@@ -1,0 +1,136 @@
+// What can be done to change requests: create one (a new line of history starting at the space's current revision),
+// find one by id or number through the space's permissions, change its subject and status. Content edits, update and
+// merge build on changeRequestIn.
+import { type ChangeRequest, type ChangeRequestStatus, Prisma, type Revision } from '../generated/prisma/client.js';
+import { rowAnnotation } from '../kernel/annotations.js';
+import { authorize, spaces } from '../kernel/authorize.js';
+import type { Context } from '../kernel/context.js';
+import { conflict, notFound } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import type { ActionOf, policies } from '../kernel/permissions.js';
+import { writeRevision } from '../revisions/store.js';
+
+/** A change request's values computed for a page of them at once. */
+export interface ChangeRequestFacts {
+  /** Comments on the change request still open. */
+  openComments: number;
+  /** The space's current revision is not the one the change request builds on (never for a merged one). */
+  outdated: boolean;
+}
+
+/** Open comments and whether each is outdated, compared with its space's current revision: one statement per batch. */
+export const changeRequestFacts = rowAnnotation<ChangeRequest, ChangeRequestFacts>('change request facts', async (ctx, rows) => {
+  const found = await ctx.sql<ChangeRequestFacts & { id: string }>(Prisma.sql`
+    SELECT cr.id,
+           (SELECT count(*)::int FROM "Comment" c WHERE c."changeRequestId" = cr.id AND c.status = 'open') AS "openComments",
+           cr.status <> 'merged' AND own."baseSeq" IS DISTINCT FROM main.seq AS outdated
+      FROM unnest(${rows.map((row) => row.id)}::text[], ${rows.map((row) => row.revisionId)}::text[],
+                  ${rows.map((row) => row.spaceId)}::text[], ${rows.map((row) => row.status)}::text[]) AS cr(id, "revisionId", "spaceId", status)
+      JOIN "Revision" own ON own.id = cr."revisionId"
+      JOIN "Space" s ON s.id = cr."spaceId"
+      JOIN "Revision" main ON main.id = s."revisionId"`);
+  const byId = new Map(found.map((row) => [row.id, row]));
+  return rows.map((row) => byId.get(row.id) ?? { openComments: 0, outdated: false });
+});
+
+/**
+ * The change request `idOrNumber` (its id, or its number in the space) of the space, after checking `action` on the
+ * space: 404 for a space the viewer cannot see and for a change request that is not there, 403 when the action is not
+ * theirs, 409 on a deleted space for any action but view.
+ */
+export async function changeRequestIn(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  action: ActionOf<typeof policies.space>,
+): Promise<ChangeRequest> {
+  await authorize(ctx, spaces, spaceId, action);
+  // Digits may be a number; an id of digits only stays findable too.
+  const number = /^\d{1,9}$/.test(idOrNumber) ? Number(idOrNumber) : null;
+  const [row] = await ctx.sql<ChangeRequest>(Prisma.sql`
+    SELECT * FROM "ChangeRequest" WHERE "spaceId" = ${spaceId} AND (id = ${idOrNumber} OR number = ${number}::int4)`);
+  if (!row) throw notFound('Change request');
+  return row;
+}
+
+/**
+ * Opens a change request on the space's current revision: the first revision of its own line, and the next number of
+ * the space. A new change request is a draft, as GitBook's spec describes it ("a draft working copy"); opening it asks
+ * for review.
+ */
+export async function createChangeRequest(ctx: Context, spaceId: string, input: { subject?: string | null }): Promise<ChangeRequest> {
+  await authorize(ctx, spaces, spaceId, 'edit');
+  const id = newId();
+  const now = ctx.clock.now();
+  const created = await ctx.prisma.$transaction(async (tx) => {
+    // The space's row stays locked by this update until the transaction ends: concurrent creations take turns, and a
+    // creation that fails gives its number back, so numbers are unique and without gaps. The current revision is read
+    // after the lock, in a statement of its own, so that it is the one a merge that ran meanwhile left.
+    const [space] = await tx.$queryRaw<{ number: number; revisionId: string }[]>`
+      UPDATE "Space" SET "changeRequestSeq" = "changeRequestSeq" + 1 WHERE id = ${spaceId}
+      RETURNING "changeRequestSeq" AS number, "revisionId"`;
+    const [parent] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${space.revisionId}`;
+    const revision = await writeRevision(tx, { spaceId, line: id, parent, type: 'edits', createdById: ctx.viewer.userId }, {});
+    const [row] = await tx.$queryRaw<ChangeRequest[]>`
+      INSERT INTO "ChangeRequest" (id, "spaceId", number, status, subject, "createdById", "revisionId", "revisionInitialId",
+                                   "createdAt", "updatedAt")
+      VALUES (${id}, ${spaceId}, ${space.number}, 'draft', ${input.subject ?? ''}, ${ctx.viewer.userId}, ${revision.id}, ${parent.id},
+              ${now}, ${now})
+      RETURNING *`;
+    return row;
+  });
+  // Built on the current revision a moment ago, and nobody has commented yet.
+  changeRequestFacts.set(created, { openComments: 0, outdated: false });
+  return created;
+}
+
+/** The statuses a change request may take from each status through an update; merging is its own operation. */
+const NEXT_STATUSES: Record<ChangeRequestStatus, readonly ChangeRequestStatus[]> = {
+  draft: ['open', 'archived'],
+  open: ['draft', 'archived'],
+  archived: ['open'],
+  merged: [],
+};
+
+export interface ChangeRequestUpdate {
+  subject?: string | null;
+  status?: ChangeRequestStatus | null;
+}
+
+/** 409 for a status the change request cannot go to from its own, or a new subject for a merged one. */
+function checkUpdate(current: ChangeRequest, update: ChangeRequestUpdate): void {
+  const status = update.status;
+  if (status && status !== current.status && !NEXT_STATUSES[current.status].includes(status)) {
+    throw conflict(`A change request cannot go from "${current.status}" to "${status}".`);
+  }
+  if (current.status === 'merged' && update.subject != null && update.subject !== current.subject) {
+    throw conflict('The change request is merged; its subject can no longer change.');
+  }
+}
+
+/** Changes the subject and the status; returns the row, updated (and its updatedAt moved) only if something changed. */
+export async function updateChangeRequest(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  update: ChangeRequestUpdate,
+): Promise<ChangeRequest> {
+  let current = await changeRequestIn(ctx, spaceId, idOrNumber, 'edit');
+  // Written only if the status is still the one judged: a change request merged meanwhile is judged again, as it is now.
+  for (;;) {
+    checkUpdate(current, update);
+    const changes =
+      (update.subject != null && update.subject !== current.subject) || (update.status != null && update.status !== current.status);
+    if (!changes) return current;
+    const [updated] = await ctx.prisma.$queryRaw<ChangeRequest[]>`
+      UPDATE "ChangeRequest"
+         SET subject = coalesce(${update.subject ?? null}, subject),
+             status = coalesce(${update.status ?? null}::"ChangeRequestStatus", status), "updatedAt" = ${ctx.clock.now()}
+       WHERE id = ${current.id} AND status = ${current.status}::"ChangeRequestStatus"
+      RETURNING *`;
+    if (updated) return updated;
+    const [fresh] = await ctx.sql<ChangeRequest>(Prisma.sql`SELECT * FROM "ChangeRequest" WHERE id = ${current.id}`);
+    if (!fresh) throw notFound('Change request');
+    current = fresh;
+  }
+}

@@ -1,0 +1,118 @@
+// Downloading a file's bytes: every File's `downloadURL` is a signed, expiring address served here, outside /v1 and
+// without a token (the signature is the credential, as with GitBook's own file URLs):
+//
+//   GET <PUBLIC_URL>/files/<storageKey>?name=<file name>&type=<content type>&expires=<epoch seconds>&signature=<HMAC>
+//
+// The signature (HMAC-SHA256 with a key derived from the instance secret for this purpose only) covers the key, name,
+// type and expiry, so none of them can be changed. Refusals: 403 for a bad or expired signature, 404 for bytes that
+// are not stored. The answer carries the bytes with their type and length, as an attachment unless the type is one a
+// browser shows without running anything, and a sandboxing Content-Security-Policy either way.
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type Koa from 'koa';
+import type { Context, Services } from '../kernel/context.js';
+import { openStoredFile, STORAGE_KEY } from './storage.js';
+
+const ROUTE = '/files/:storageKey';
+const PATH = /^\/files\/([^/]+)$/;
+
+/** How long a download URL works, at least; URLs stay the same within an hour, so clients and caches can reuse them. */
+const LIFETIME_HOURS = 24;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Types shown inline: images, audio, video, PDF and plain text, which run nothing in the page that opens them. */
+const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp)|audio\/[\w.+-]+|video\/[\w.+-]+|application\/pdf|text\/plain)$/;
+
+const keys = new WeakMap<Buffer, Buffer>();
+
+/** The signing key of download URLs, derived once per instance secret. */
+function keyOf(secret: Buffer): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'file-download', 32));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+const signatureOf = (secret: Buffer, storageKey: string, name: string, type: string, expires: number) =>
+  createHmac('sha256', keyOf(secret))
+    .update(JSON.stringify([storageKey, name, type, expires]))
+    .digest('base64url');
+
+/** The signed download URL of a file's bytes, valid for LIFETIME_HOURS from now at least. */
+export function downloadUrl(
+  ctx: Pick<Context, 'config' | 'secret' | 'clock'>,
+  file: { storageKey: string; name: string; contentType: string },
+): string {
+  const expires = (Math.floor(ctx.clock.now().getTime() / HOUR_MS) * HOUR_MS + (LIFETIME_HOURS + 1) * HOUR_MS) / 1000;
+  const query = new URLSearchParams({
+    name: file.name,
+    type: file.contentType,
+    expires: String(expires),
+    signature: signatureOf(ctx.secret, file.storageKey, file.name, file.contentType, expires),
+  });
+  return `${ctx.config.publicUrl}/files/${file.storageKey}?${query}`;
+}
+
+class Refusal extends Error {
+  constructor(
+    readonly status: 403 | 404 | 405,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The signed fields of a request, or a refusal: 403 for a missing, bad or expired signature. */
+function verified(services: Services, storageKey: string, query: Koa.Context['query']) {
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
+  const [name, type, expiresText, signature] = [text('name'), text('type'), text('expires'), text('signature')];
+  if (name === undefined || type === undefined || !expiresText || !/^\d{1,12}$/.test(expiresText) || !signature) {
+    throw new Refusal(403, 'This download link is incomplete.');
+  }
+  const expires = Number(expiresText);
+  const expected = Buffer.from(signatureOf(services.secret, storageKey, name, type, expires));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new Refusal(403, 'This download link is not valid.');
+  }
+  if (expires * 1000 <= services.clock.now().getTime()) throw new Refusal(403, 'This download link has expired.');
+  return { name, type, expires };
+}
+
+async function serve(services: Services, ctx: Koa.Context, storageKey: string) {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    ctx.set('Allow', 'GET, HEAD');
+    throw new Refusal(405, `Method ${ctx.method} is not allowed here; use GET.`);
+  }
+  if (!STORAGE_KEY.test(storageKey)) throw new Refusal(404, 'File not found');
+  const { name, type, expires } = verified(services, storageKey, ctx.query);
+  const stored = await openStoredFile(services.config, storageKey);
+  if (!stored) throw new Refusal(404, 'File not found');
+  ctx.status = 200;
+  // Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266), through Koa's own helper.
+  ctx.attachment(name, { type: INLINE.test(type) ? 'inline' : 'attachment' });
+  ctx.type = type;
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  // The bytes under a key never change: the key is their ETag, and they may be kept until the link expires.
+  ctx.set('ETag', `"${storageKey}"`);
+  ctx.set('Cache-Control', `private, max-age=${Math.max(0, Math.floor(expires - services.clock.now().getTime() / 1000))}, immutable`);
+  ctx.body = stored.open();
+  ctx.length = stored.size;
+}
+
+export function fileDownloads(services: Services): Koa.Middleware {
+  return async (ctx, next) => {
+    const match = PATH.exec(ctx.path);
+    if (!match) return next();
+    ctx.state.route = ROUTE;
+    try {
+      await serve(services, ctx, match[1]);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      ctx.status = error.status;
+      ctx.body = { error: { code: error.status, message: error.message } };
+    }
+  };
+}

@@ -1,0 +1,3 @@
+import './types.js';
+
+export { revisionRest } from './routes.js';

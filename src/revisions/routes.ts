@@ -1,0 +1,36 @@
+// REST endpoints of a space's current content, and the REST shapes of a revision, its pages and its files.
+import { operationRoute, type RestModule, route } from '../../rest/route.js';
+import { PAGE_TREE_LEVELS } from './read.js';
+
+const PAGE_FIELDS = `id title emoji icon createdAt updatedAt kind type urls slug path description documentId git layout cover
+  hidden noIndex noRobotsIndex tags target href computed`;
+
+/** A page with its subpages `levels` deep: a fragment cannot spread itself, so each level is written out. */
+const pageWithSubpages = (levels: number): string =>
+  levels === 0 ? PAGE_FIELDS : `${PAGE_FIELDS} pages { ${pageWithSubpages(levels - 1)} }`;
+
+const content = 'space(id: $spaceId).content';
+
+export const revisionRest: RestModule = {
+  fragments: {
+    Revision: 'object id parents type createdAt pages files: allFiles reusableContents tags git urls',
+    // Only the page asked for carries a body; its subpages, and the pages of a tree, never do.
+    RevisionPage: `${pageWithSubpages(PAGE_TREE_LEVELS)} markdown document`,
+    RevisionFile: 'id name contentType downloadURL size dimensions git',
+  },
+  routes: [
+    route('GET /v1/spaces/:spaceId/content', 'getCurrentRevision', content),
+    // The page tree alone, `{pages}`, as GitBook answers it.
+    operationRoute(
+      'GET /v1/spaces/:spaceId/content/pages',
+      `query listPages($spaceId: ID!, $metadata: Boolean, $computed: Boolean) {
+        space(id: $spaceId) { content(metadata: $metadata, computed: $computed) { pages { ...RevisionPageFields } } }
+      }`,
+      { body: 'space.content' },
+    ),
+    route('GET /v1/spaces/:spaceId/content/files', 'listFiles', `${content}.files`),
+    route('GET /v1/spaces/:spaceId/content/files/:fileId', 'getFileById', `${content}.file(id: $fileId)`),
+    route('GET /v1/spaces/:spaceId/content/page/:pageId', 'getPageById', `${content}.page(id: $pageId)`),
+    route('GET /v1/spaces/:spaceId/content/path/:pagePath', 'getPageByPath', `${content}.pageByPath(path: $pagePath)`),
+  ],
+};
