@@ -20,7 +20,11 @@ beforeAll(async () => {
       // Streamed without a length: the cap must stop it while it is read.
       let sent = 0;
       const timer = setInterval(() => {
-        if (sent > 200_000 || res.destroyed) return (clearInterval(timer), res.end());
+        if (sent > 200_000 || res.destroyed) {
+          clearInterval(timer);
+          res.end();
+          return;
+        }
         res.write(Buffer.alloc(10_000));
         sent += 10_000;
       }, 1);
