@@ -13,6 +13,7 @@
 import { merge as diff3 } from 'node-diff3';
 import type { SqlRunner } from '../db/client.js';
 import type { FileVersion, PageVersion, Revision } from '../generated/prisma/client.js';
+import { PAGE_TREE_LEVELS } from './read.js';
 import {
   type FileContent,
   fileColumns,
@@ -96,12 +97,15 @@ function threeWay(
   return { result, conflicts };
 }
 
-/** Pages left without their parent, or in a cycle of moves, go to the top level; each is a conflict of the tree. */
+/**
+ * Pages left without their parent, in a cycle of moves, or deeper than the tree may go (moves on both sides can add up)
+ * go to the top level; each is a conflict of the tree.
+ */
 function repairTree(pages: Map<string, Entry>, conflicts: MergeConflict[]): void {
   for (const [id, page] of pages) {
     const seen = new Set([id]);
     let parent = page.parentId as string | null;
-    while (parent && pages.has(parent) && !seen.has(parent)) {
+    while (parent && pages.has(parent) && !seen.has(parent) && seen.size < PAGE_TREE_LEVELS) {
       seen.add(parent);
       parent = pages.get(parent)!.parentId as string | null;
     }

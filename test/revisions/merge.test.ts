@@ -25,8 +25,8 @@ const page = (pageId: string, title: string, fields: Partial<PageContent> = {}) 
 async function fixture() {
   const space = await buildSpace(t.prisma, {});
   const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
-  const write = (parent: Revision, changes: RevisionChanges, line = MAIN, type: Revision['type'] = 'edits') =>
-    t.prisma.$transaction((tx) => writeRevision(tx, { spaceId: space.id, line, parent, type, createdById: userId }, changes));
+  const write = (parent: Revision, changes: RevisionChanges, line = MAIN, type: Revision['type'] = 'edits', baseSeq?: number) =>
+    t.prisma.$transaction((tx) => writeRevision(tx, { spaceId: space.id, line, parent, type, createdById: userId, baseSeq }, changes));
   const main = await write(first, { pages: ['p0', 'p1', 'p2', 'p3'].map((id, i) => page(id, `Page ${i}`, { position: i })) });
   const line = `cr${Math.random().toString(36).slice(2, 12)}`;
   const cr = await write(main, {}, line);
@@ -95,6 +95,26 @@ describe('merging a change request into the primary content', () => {
         expect.objectContaining({ kind: 'page', fields: ['tree'] }),
       ]),
     );
+  });
+});
+
+describe('keeping the tree within its depth', () => {
+  it('refuses a merge whose moves add up to pages deeper than 10 levels, and an update lifts them to the top', async () => {
+    const { main, cr, line, write } = await fixture();
+    // Two chains of five levels: a0..a4 and b0..b4.
+    const chain = (name: string) =>
+      Array.from({ length: 5 }, (_, i) => page(`${name}${i}`, `${name}${i}`, { parentId: i ? `${name}${i - 1}` : null }));
+    const main2 = await write(main, { pages: [...chain('a'), ...chain('b')] });
+    const cr2 = await write(cr, {}, line, undefined, main2.seq);
+    // The primary content hangs b under a (b4 at level 10); the change request adds c under b4 (its level 6 there).
+    const main3 = await write(main2, { pages: [page('b0', 'b0', { parentId: 'a4' })] });
+    const cr3 = await write(cr2, { pages: [page('c', 'c', { parentId: 'b4' })] }, line);
+    const refused = await merge(main3, cr3);
+    expect(refused.result).toBe('conflicts');
+    expect(refused.conflicts).toEqual([{ kind: 'page', id: 'c', fields: ['tree'] }]);
+    const updated = await update(cr3, main3);
+    expect(updated.result).toBe('conflicts');
+    expect((await state(updated.revision)).c.parentId).toBeNull();
   });
 });
 
