@@ -13,7 +13,7 @@ import { badRequest } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { readMarkdown } from './markdown.js';
 import { PAGE_TREE_LEVELS } from './read.js';
-import type { FileContent, PageContent, RevisionChanges } from './store.js';
+import { type FileContent, type PageContent, pageColumns, type RevisionChanges, sameColumns } from './store.js';
 
 interface PageMetadata {
   title?: string | null;
@@ -72,14 +72,7 @@ export interface EditResult {
 type Draft = Omit<PageContent, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date };
 
 /** Whether two states of a page are the same content (where and when they hold aside). */
-const sameContent = (a: Draft | PageVersion | null, b: Draft | PageVersion | null) => {
-  const strip = (page: Draft | PageVersion | null) => {
-    if (!page) return null;
-    const { id: _v, spaceId: _s, line: _l, validFrom: _f, validTo: _t, deleted: _d, ...content } = page as Draft & Partial<PageVersion>;
-    return JSON.stringify(content);
-  };
-  return strip(a) === strip(b);
-};
+const sameContent = (a: Draft | PageVersion | null, b: Draft | PageVersion | null) => sameColumns(a, b, pageColumns);
 
 const DEFAULT_TITLE = 'Untitled';
 

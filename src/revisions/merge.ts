@@ -24,6 +24,8 @@ import {
   pagesAt,
   type RevisionChanges,
   type RevisionPoint,
+  sameColumns,
+  sameValue,
   writeRevision,
 } from './store.js';
 
@@ -42,9 +44,6 @@ export interface MergeConflict {
 }
 
 type Entry = Record<string, unknown>;
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const sameEntry = (a: Entry | undefined, b: Entry | undefined, fields: readonly string[]) =>
-  !a || !b ? a === b : fields.every((field) => same(a[field], b[field]));
 
 /** Labels of the two sides in a conflicting text, as Git writes them: the first side is `ours`. */
 interface Sides {
@@ -69,8 +68,8 @@ function threeWay(
   for (const id of new Set([...base.keys(), ...ours.keys(), ...theirs.keys()])) {
     const [b, o, t] = [base.get(id), ours.get(id), theirs.get(id)];
     let merged: Entry | undefined;
-    if (sameEntry(o, b, fields)) merged = t;
-    else if (sameEntry(t, b, fields) || sameEntry(o, t, fields)) merged = o;
+    if (sameColumns(o, b, fields)) merged = t;
+    else if (sameColumns(t, b, fields) || sameColumns(o, t, fields)) merged = o;
     else if (!o || !t) {
       // Deleted on one side, changed on the other: the change is kept.
       merged = o ?? t;
@@ -80,8 +79,8 @@ function threeWay(
       const clashing: string[] = [];
       for (const field of fields) {
         const [bf, of, tf] = [b?.[field], o[field], t[field]];
-        if (same(of, bf) || same(of, tf)) merged[field] = tf;
-        else if (same(tf, bf)) merged[field] = of;
+        if (sameValue(of, bf) || sameValue(of, tf)) merged[field] = tf;
+        else if (sameValue(tf, bf)) merged[field] = of;
         else if (field === 'markdown' && typeof of === 'string' && typeof tf === 'string') {
           const text = diff3(of.split('\n'), (typeof bf === 'string' ? bf : '').split('\n'), tf.split('\n'), {
             label: { a: sides.ours, b: sides.theirs },
@@ -161,7 +160,7 @@ export async function mergeIntoMain(tx: Tx, sql: SqlRunner, main: Revision, thei
   if (conflicts.length) return { result: 'conflicts', revision: theirs, conflicts };
   const now = new Date();
   const changes = (current: Map<string, Entry>, result: Map<string, Entry>, fields: readonly string[]) => ({
-    written: [...result].filter(([id, entry]) => !sameEntry(current.get(id), entry, fields)).map(([, entry]) => contentOf(entry, now)),
+    written: [...result].filter(([id, entry]) => !sameColumns(current.get(id), entry, fields)).map(([, entry]) => contentOf(entry, now)),
     deleted: [...current.keys()].filter((id) => !result.has(id)),
   });
   const pageChanges = changes(pages[1], mergedPages.result, PAGE_FIELDS);
@@ -203,11 +202,11 @@ export async function updateFromMain(tx: Tx, sql: SqlRunner, ours: Revision, mai
   ) => {
     const out = { written: [] as unknown[], deleted: [] as string[], restored: [] as string[] };
     for (const id of new Set([...own.keys(), ...primary.keys(), ...result.keys(), ...base.keys()])) {
-      const ownRow = !sameEntry(own.get(id), base.get(id), fields);
+      const ownRow = !sameColumns(own.get(id), base.get(id), fields);
       const shown = ownRow ? own.get(id) : primary.get(id);
       const wanted = result.get(id);
-      if (sameEntry(shown, wanted, fields)) continue;
-      if (sameEntry(primary.get(id), wanted, fields)) out.restored.push(id);
+      if (sameColumns(shown, wanted, fields)) continue;
+      if (sameColumns(primary.get(id), wanted, fields)) out.restored.push(id);
       else if (wanted) out.written.push(contentOf(wanted, now));
       else out.deleted.push(id);
     }

@@ -132,6 +132,23 @@ export const fileColumns = [
   'createdAt',
 ] as const satisfies readonly (keyof FileContent)[];
 
+/**
+ * Whether two column values are equal: primitives and dates directly, JSON documents by their text. Merges and edits
+ * compare every page of a revision this way, so the common case stays cheap.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b || (a == null && b == null)) return true;
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Whether two rows hold the same values in these columns (absent rows are equal only to each other). */
+export const sameColumns = (a: object | null | undefined, b: object | null | undefined, columns: readonly string[]) =>
+  !a || !b
+    ? !a === !b
+    : columns.every((column) => sameValue((a as Record<string, unknown>)[column], (b as Record<string, unknown>)[column]));
+
 /** What a tombstone needs besides its key: the table's required columns, which nothing reads. */
 const tombstoneOf = {
   PageVersion: { type: 'document', title: '', slug: '', hidden: false, noIndex: false, noRobotsIndex: false, position: 0 },
