@@ -2,7 +2,8 @@
 //
 // Prices the REST-on-GraphQL path: the same reads through REST (/v1), through POST /graphql with the same selection,
 // through a hand-written Koa + Prisma baseline (bench/baseline.ts) and through the physical limit, the same SQL on
-// node:http and node-postgres (bench/raw-baseline.ts), both returning byte-identical JSON, plus one write. Servers run
+// node:http and node-postgres (bench/raw-baseline.ts), both returning byte-identical JSON, plus one write, and the
+// change-request sequence on a 1,000-page space (bench/change-requests.ts). Servers run
 // in their own processes; autocannon drives them from this one. Variants run interleaved, round after round in
 // rotating order, so that machine drift spreads over all of them; each figure is the median of rounds.
 // Results: a table on stdout, and JSON in bench/results/.
@@ -21,6 +22,14 @@ import { connectDatabase } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { applyMigrations } from '../src/db/migrations.js';
 import { restModules, schema } from '../src/schema.js';
+import {
+  CHANGE_REQUEST_SCENARIO,
+  type ChangeRequestResults,
+  changeRequestSpacesNeeded,
+  changeRequestTable,
+  measureChangeRequests,
+  seedPagedSpaces,
+} from './change-requests.js';
 import { seedOrganization } from './seed.js';
 
 const { values: flags } = parseArgs({
@@ -38,6 +47,7 @@ const scale = Number(flags.scale);
 const duration = Number(flags.duration);
 const rounds = Number(flags.rounds);
 const connections = Number(flags.connections);
+const changeRequestScenario = CHANGE_REQUEST_SCENARIO.includes(flags.only);
 
 /** The documented data set at scale 1; every count is multiplied by --scale. */
 const dataSet = (factor: number) => ({
@@ -294,6 +304,7 @@ try {
   const big = flags['no-scale-check']
     ? undefined
     : await seedOrganization(db.prisma, { title: 'Bench x10', ownerId: owner.id, ...dataSet(scale * 10) });
+  const pagedSpaces = changeRequestScenario ? await seedPagedSpaces(db.prisma, owner.id, changeRequestSpacesNeeded(rounds)) : [];
   await db.prisma.$executeRawUnsafe('VACUUM ANALYZE');
   await db.close();
 
@@ -302,6 +313,9 @@ try {
     (['product', 'product', 'product', 'baseline', 'raw'] as const).map((kind) => startServer(kind, database.url, secret)),
   );
   servers.push(product, productGraphql, productWrites, baseline, raw);
+  // Its own process, so that the other processes' peak RSS stays that of their traffic.
+  const productChangeRequests = changeRequestScenario ? await startServer('product', database.url, secret) : undefined;
+  if (productChangeRequests) servers.push(productChangeRequests);
 
   const list = variants(product, productGraphql, productWrites, baseline, raw, main.organizationId, main.spaceIds).filter((v) =>
     v.scenario.includes(flags.only),
@@ -322,6 +336,12 @@ try {
     const [one, ten] = [listAt(main.organizationId), listAt(big.organizationId)];
     const both = await interleaved([one, ten], token);
     scaleCheck = { p50: both.get(one)!.p50, p50AtTenTimes: both.get(ten)!.p50, growth: both.get(ten)!.p50 / both.get(one)!.p50 };
+  }
+  let changeRequests: (ChangeRequestResults & { peakRssMiB: number }) | undefined;
+  if (productChangeRequests) {
+    log(`measuring ${CHANGE_REQUEST_SCENARIO}: ${rounds} rounds x ${duration}s per number of connections`);
+    const measured = await measureChangeRequests(productChangeRequests, token, pagedSpaces, { rounds, seconds: duration, log });
+    changeRequests = { ...measured, peakRssMiB: Math.round((await productChangeRequests.stats()).maxRssKb / 1024) };
   }
   const [productStats, graphqlStats, baselineStats, rawStats] = await Promise.all([
     product.stats(),
@@ -375,6 +395,7 @@ try {
     },
     ratios,
     scaleCheck,
+    changeRequests,
     targets,
   };
   const dir = path.join(import.meta.dirname, 'results');
@@ -402,6 +423,7 @@ try {
   }
   if (scaleCheck)
     console.log(`list-100 p50: ${scaleCheck.p50} ms at 1x, ${scaleCheck.p50AtTenTimes} ms at 10x (${scaleCheck.growth.toFixed(2)}x)`);
+  if (changeRequests) console.log(`\n${changeRequestTable(changeRequests)}\nPeak RSS serving it: ${changeRequests.peakRssMiB} MiB`);
   console.log('\nTargets:');
   for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target} (${t.value.toFixed(2)})`);
 } finally {
