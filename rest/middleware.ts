@@ -60,7 +60,9 @@ export function restMiddleware(options: RestOptions): Middleware {
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
   // HEAD answers what GET would, without the body (Koa leaves it out and keeps Content-Length).
   const methodsOf = (definition: RouteDefinition): HTTPMethod[] => (definition.method === 'GET' ? ['GET', 'HEAD'] : [definition.method]);
-  for (const route of options.routes) router.on(methodsOf(route.definition), route.definition.path, () => {}, route);
+  // A parameter that takes the rest of the path is find-my-way's wildcard, `*`, given its name back when a request matches.
+  const routerPath = ({ path, restOfPath }: RouteDefinition) => (restOfPath ? `${path.slice(0, -restOfPath.length - 1)}*` : path);
+  for (const route of options.routes) router.on(methodsOf(route.definition), routerPath(route.definition), () => {}, route);
   const methods = [...new Set(options.routes.flatMap((route) => methodsOf(route.definition)))];
 
   async function variablesOf(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
@@ -123,7 +125,8 @@ export function restMiddleware(options: RestOptions): Middleware {
       const route = match.store as CompiledRoute;
       // The route's template, for whoever measures requests by route (the service's metrics).
       ctx.state.route = route.definition.path;
-      await run(ctx, route, match.params);
+      const { restOfPath } = route.definition;
+      await run(ctx, route, restOfPath ? { ...match.params, [restOfPath]: match.params['*'] } : match.params);
     } catch (error) {
       const status = statusOf(error);
       if (status !== undefined && status < 500) {

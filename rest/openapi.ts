@@ -206,6 +206,7 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
         in: v.source,
         required: v.source === 'path' || isNonNullType(v.type),
         schema: v.source === 'path' ? { type: 'string' } : components.input(v.type),
+        ...(v.name === definition.restOfPath && { description: 'The rest of the path: it may hold slashes, sent as they are or encoded.' }),
       }));
     const body = variables.find((v) => v.source === 'body');
     const bodyType = body && (isNonNullType(body.type) ? body.type.ofType : body.type);

@@ -7,6 +7,8 @@
 // - `$body` binds the JSON body (translated from REST spellings, unknown fields dropped);
 // - any other `$name` binds the query parameter `name`;
 // - an argument the path leaves out binds the query parameter of the same name when it has one (`page`, `limit`).
+// A last parameter written `:name*` takes the rest of the path, slashes included (`/content/path/:pagePath*` answers
+// `/content/path/guide/install`, which GitBook's client sends unencoded); the route's `path` keeps it as `:name`.
 // The compiler (compile.ts) builds the operation, named after the operationId, and the selection: the registered
 // fragment of the returned type, or for a type without one (a list envelope, urls, permissions) all its fields
 // without arguments, each selected the same way. The body is the value of the last field of the path.
@@ -22,6 +24,8 @@ export interface RouteDefinition {
   method: Method;
   /** Path with `:name` parameters, starting with /v1. */
   path: string;
+  /** The last parameter of the path, when it takes the rest of the path, slashes included (`:name*`). */
+  restOfPath?: string;
   /** GitBook's operationId; also the name of the GraphQL operation. */
   name: string;
   /** Field path with argument bindings, e.g. `updateSpace(id: $spaceId, input: $body)`. */
@@ -43,22 +47,34 @@ export interface RouteOptions {
   emptyObject?: boolean;
 }
 
+type Endpoint = `${Method} /v1${string}`;
+
+/** The method and path of `METHOD /v1/...`, a trailing `:name*` read as the parameter that takes the rest of the path. */
+function parseEndpoint(endpoint: Endpoint): Pick<RouteDefinition, 'method' | 'path' | 'restOfPath'> {
+  const [method, template] = endpoint.split(' ') as [Method, string];
+  const restOfPath = /\/:(\w+)\*$/.exec(template)?.[1];
+  const path = restOfPath ? template.slice(0, -1) : template;
+  if (path.includes('*')) throw new Error(`Route ${endpoint}: only the last path parameter may take the rest of the path (:name*).`);
+  return { method, path, ...(restOfPath && { restOfPath }) };
+}
+
 /** `route('PATCH /v1/spaces/:spaceId', 'updateSpaceById', 'updateSpace(id: $spaceId, input: $body)')`. */
-export function route(endpoint: `${Method} /v1${string}`, name: string, field: string, options: RouteOptions = {}): RouteDefinition {
-  const [method, path] = endpoint.split(' ') as [Method, string];
-  return { method, path, name, field, status: options.status ?? 200, spec: options.spec ?? '0202', emptyObject: options.emptyObject };
+export function route(endpoint: Endpoint, name: string, field: string, options: RouteOptions = {}): RouteDefinition {
+  return {
+    ...parseEndpoint(endpoint),
+    name,
+    field,
+    status: options.status ?? 200,
+    spec: options.spec ?? '0202',
+    emptyObject: options.emptyObject,
+  };
 }
 
 /** The escape hatch: a hand-written operation, for shapes a field path cannot express. */
-export function operationRoute(
-  endpoint: `${Method} /v1${string}`,
-  operation: string,
-  options: RouteOptions & { body: string },
-): RouteDefinition {
-  const [method, path] = endpoint.split(' ') as [Method, string];
+export function operationRoute(endpoint: Endpoint, operation: string, options: RouteOptions & { body: string }): RouteDefinition {
   const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(operation)?.[1];
   if (!name) throw new Error(`Route ${endpoint}: the operation must be a named query or mutation.`);
-  return { method, path, name, operation, body: options.body, status: options.status ?? 200, spec: options.spec ?? '0202' };
+  return { ...parseEndpoint(endpoint), name, operation, body: options.body, status: options.status ?? 200, spec: options.spec ?? '0202' };
 }
 
 /**

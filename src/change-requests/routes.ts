@@ -1,7 +1,10 @@
 // REST endpoints of change requests, and the REST shape of a ChangeRequest.
-import { type RestModule, route } from '../../rest/route.js';
+import { operationRoute, type RestModule, route } from '../../rest/route.js';
 
 const changeRequests = '/v1/spaces/:spaceId/change-requests';
+const content = `${changeRequests}/:changeRequestId/content`;
+/** The change request's content: the same Revision, pages and files as the space's (src/revisions/routes.ts). */
+const contentField = 'changeRequest(spaceId: $spaceId, id: $changeRequestId).content';
 
 export const changeRequestRest: RestModule = {
   fragments: {
@@ -20,8 +23,23 @@ export const changeRequestRest: RestModule = {
       'updateChangeRequestById',
       'updateChangeRequest(spaceId: $spaceId, id: $changeRequestId, input: $body)',
     ),
+    route(`GET ${content}`, 'getRevisionOfChangeRequestById', contentField),
+    // The page tree alone, `{pages}`, as GitBook answers it.
+    operationRoute(
+      `GET ${content}/pages`,
+      `query listPagesInChangeRequest($spaceId: ID!, $changeRequestId: ID!, $metadata: Boolean, $computed: Boolean) {
+        changeRequest(spaceId: $spaceId, id: $changeRequestId) {
+          content(metadata: $metadata, computed: $computed) { pages { ...RevisionPageFields } }
+        }
+      }`,
+      { body: 'changeRequest.content' },
+    ),
+    route(`GET ${content}/files`, 'listFilesInChangeRequestById', `${contentField}.files`),
+    route(`GET ${content}/files/:fileId`, 'getFileInChangeRequestById', `${contentField}.file(id: $fileId)`),
+    route(`GET ${content}/page/:pageId`, 'getPageInChangeRequestById', `${contentField}.page(id: $pageId)`),
+    route(`GET ${content}/path/:pagePath*`, 'getPageInChangeRequestByPath', `${contentField}.pageByPath(path: $pagePath)`),
     route(
-      `POST ${changeRequests}/:changeRequestId/content`,
+      `POST ${content}`,
       'updateChangeRequestContent',
       'updateChangeRequestContent(spaceId: $spaceId, id: $changeRequestId, input: $body)',
     ),

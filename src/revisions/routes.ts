@@ -13,7 +13,8 @@ const content = 'space(id: $spaceId).content';
 
 export const revisionRest: RestModule = {
   fragments: {
-    Revision: 'object id parents type createdAt pages files: allFiles reusableContents tags git urls',
+    // mergedFrom (a merge revision's change request) is hung on Revision by src/change-requests.
+    Revision: 'object id parents type createdAt pages files: allFiles reusableContents tags git urls mergedFrom',
     // Only the page asked for carries a body; its subpages, and the pages of a tree, never do.
     RevisionPage: `${pageWithSubpages(PAGE_TREE_LEVELS)} markdown document`,
     RevisionFile: 'id name contentType downloadURL size dimensions git',
@@ -31,6 +32,6 @@ export const revisionRest: RestModule = {
     route('GET /v1/spaces/:spaceId/content/files', 'listFiles', `${content}.files`),
     route('GET /v1/spaces/:spaceId/content/files/:fileId', 'getFileById', `${content}.file(id: $fileId)`),
     route('GET /v1/spaces/:spaceId/content/page/:pageId', 'getPageById', `${content}.page(id: $pageId)`),
-    route('GET /v1/spaces/:spaceId/content/path/:pagePath', 'getPageByPath', `${content}.pageByPath(path: $pagePath)`),
+    route('GET /v1/spaces/:spaceId/content/path/:pagePath*', 'getPageByPath', `${content}.pageByPath(path: $pagePath)`),
   ],
 };

@@ -1,6 +1,6 @@
 // The content of a revision as the API shows it: the Revision (its page tree, files and history), its pages (with
 // their paths and subpages, and a body in either format when asked for one page) and its files (with signed download
-// URLs), and a space's current content, `Space.content`.
+// URLs), and a space's current content, `Space.content`, which `ChangeRequest.content` (src/change-requests) mirrors.
 import { downloadUrl } from '../files/index.js';
 import type { FileVersion, Revision as RevisionRow } from '../generated/prisma/client.js';
 import { PageType, RevisionType } from '../generated/prisma/enums.js';
@@ -344,17 +344,23 @@ export const Revision = builder.objectRef<RevisionContent>('Revision').implement
   }),
 });
 
+/** The arguments of a `content` field: GitBook's `metadata` and `computed` parameters of its content reads. */
+export const contentArgs = builder.args((t) => ({
+  metadata: t.boolean({ description: 'false leaves git metadata out.' }),
+  computed: t.boolean({ description: 'Accepted for GitBook’s clients: this server has no computed content.' }),
+}));
+
+/** What a `content` field answers (the space's, a change request's): the revision `revisionId`, read with its peers. */
+export const contentOf = async (ctx: Context, revisionId: string, args: { metadata?: boolean | null }): Promise<RevisionContent> => ({
+  revision: await batchedRowById<RevisionRow>(ctx, 'Revision', revisionId),
+  metadata: args.metadata ?? true,
+});
+
 builder.objectField(Space, 'content', (t) =>
   t.field({
     type: Revision,
     description: 'The space’s current content (its active revision).',
-    args: {
-      metadata: t.arg.boolean({ description: 'false leaves git metadata out.' }),
-      computed: t.arg.boolean({ description: 'Accepted for GitBook’s clients: this server has no computed content.' }),
-    },
-    resolve: async (space, args, ctx) => ({
-      revision: await batchedRowById<RevisionRow>(ctx, 'Revision', space.revisionId!),
-      metadata: args.metadata ?? true,
-    }),
+    args: contentArgs,
+    resolve: (space, args, ctx) => contentOf(ctx, space.revisionId!, args),
   }),
 );

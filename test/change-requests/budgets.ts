@@ -6,9 +6,12 @@ import type { DomainBudgets } from '../support/budgets.js';
 // Per request: token, space, memberships; then the change request, its facts (comments, outdated) and its creator. Creating
 // adds BEGIN, the space's number, its revision, the new revision and the change request, COMMIT (no facts: they are known).
 // A content batch, a merge and an update read whole revisions (pages and files of each side: a constant number of
-// statements whatever the content's size) and write rows for what changed.
+// statements whatever the content's size) and write rows for what changed. A content read is the space's content read
+// (test/revisions/budgets.ts) and the change request: token, memberships, space, change request, its revision, then the
+// page tree, the files or the file (the page reads add the page's body).
 
 const CHANGE_REQUESTS = '/v1/spaces/:spaceId/change-requests';
+const CONTENT = `GET ${CHANGE_REQUESTS}/:changeRequestId/content`;
 
 export const changeRequestsBudgets: DomainBudgets = {
   budgets: {
@@ -20,6 +23,12 @@ export const changeRequestsBudgets: DomainBudgets = {
     [`GET ${CHANGE_REQUESTS}/:changeRequestId/changes`]: 9,
     [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: 21,
     [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: 18,
+    [CONTENT]: 7,
+    [`${CONTENT}/pages`]: 6,
+    [`${CONTENT}/files`]: 6,
+    [`${CONTENT}/files/:fileId`]: 6,
+    [`${CONTENT}/page/:pageId`]: 7,
+    [`${CONTENT}/path/:pagePath`]: 7,
   },
   calls: async ({ t, admin, space }) => {
     const base = `/v1/spaces/${space.id}/change-requests`;
@@ -29,6 +38,21 @@ export const changeRequestsBudgets: DomainBudgets = {
     const merging = await t.request('POST', base, { token: admin.token, body: { subject: 'Merging' } });
     const page = { operation: 'insert_page', document: { markdown: '# Budget page\n\nText.\n' } };
     await t.request('POST', `${base}/${merging.body.id}/content`, { token: admin.token, body: { changes: [page] } });
+    // Read only: a page under a page and a file, each read by the id the change request gave it.
+    const reading = await t.request('POST', base, { token: admin.token, body: { subject: 'Reading' } });
+    const readBase = `${base}/${reading.body.id}/content`;
+    const content = [
+      { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'Text.\n' } },
+      { operation: 'insert_page', into: 'guide', title: 'Install', document: { markdown: 'Steps.\n' } },
+      { operation: 'insert_files', files: [{ name: 'dot.txt', contentType: 'text/plain', base64: 'ZG90' }] },
+    ];
+    await t.request('POST', readBase, { token: admin.token, body: { changes: content } });
+    const [pages, files] = [
+      await t.request('GET', `${readBase}/pages`, { token: admin.token }),
+      await t.request('GET', `${readBase}/files`, { token: admin.token }),
+    ];
+    const install = pages.body.pages[0].pages[0];
+    if (install?.path !== 'guide/install') throw new Error(`Cannot build the budget's change request content: ${pages.text}`);
     return {
       [`GET ${CHANGE_REQUESTS}`]: { path: `${base}?status=draft` },
       [`POST ${CHANGE_REQUESTS}`]: { path: base, body: { subject: 'Another' } },
@@ -38,6 +62,13 @@ export const changeRequestsBudgets: DomainBudgets = {
       [`GET ${CHANGE_REQUESTS}/:changeRequestId/changes`]: { path: `${base}/${created.body.id}/changes` },
       [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: { path: `${base}/${merging.body.id}/merge` },
       [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: { path: `${base}/${created.body.id}/update` },
+      [CONTENT]: { path: readBase },
+      [`${CONTENT}/pages`]: { path: `${readBase}/pages` },
+      [`${CONTENT}/files`]: { path: `${readBase}/files` },
+      [`${CONTENT}/files/:fileId`]: { path: `${readBase}/files/${files.body.items[0].id}` },
+      [`${CONTENT}/page/:pageId`]: { path: `${readBase}/page/${install.id}` },
+      // Nested, with its slash as GitBook's client sends it.
+      [`${CONTENT}/path/:pagePath`]: { path: `${readBase}/path/guide/install` },
     };
   },
 };

@@ -52,6 +52,12 @@ const endpoints: Record<string, Endpoint> = {
     body: () => ({ changes: [{ operation: 'insert_page', title: 'Matrix', document: {} }] }),
   },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/changes': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/pages': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/path/:pagePath': { action: 'view' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge': { action: 'merge' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update': { action: 'edit' },
 };

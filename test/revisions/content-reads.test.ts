@@ -2,6 +2,7 @@
 // one file, one page by id or by path with its body as markdown or as GitBook's document; through GitBook's client,
 // matching its published spec; who may read it; what it costs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { route } from '../../rest/route.js';
 import type { Space } from '../../src/generated/prisma/client.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
@@ -224,19 +225,48 @@ describe('GET /v1/spaces/{spaceId}/content/page/{pageId}', () => {
 describe('GET /v1/spaces/{spaceId}/content/path/{pagePath}', () => {
   it('finds pages by the slugs of their ancestors and their own', async () => {
     const api = gitbookClient('0202', t.url, world.commenter.token);
-    // GitBook's client puts the path into the URL as it is given: a nested path goes with its slashes encoded.
-    const { data } = await api.spaces.getPageByPath(space.id, encodeURIComponent('guide/install/linux'), { format: 'markdown' });
-    expectPagesMatchSpec('/spaces/{spaceId}/content/path/{pagePath}', data);
-    expect(data).toMatchObject({ id: 'linux', path: 'guide/install/linux', markdown: '## Steps\n\n1. Download\n2. Run\n' });
+    // GitBook's client puts the path into the URL as it is given: its slashes go unencoded, or encoded if the caller did.
+    for (const path of ['guide/install/linux', encodeURIComponent('guide/install/linux')]) {
+      const { data } = await api.spaces.getPageByPath(space.id, path, { format: 'markdown' });
+      expectPagesMatchSpec('/spaces/{spaceId}/content/path/{pagePath}', data);
+      expect(data, path).toMatchObject({ id: 'linux', path: 'guide/install/linux', markdown: '## Steps\n\n1. Download\n2. Run\n' });
+    }
     const { data: group } = await api.spaces.getPageByPath(space.id, 'reference');
     expectPagesMatchSpec('/spaces/{spaceId}/content/path/{pagePath}', group);
     expect(group).toMatchObject({ id: 'reference', type: 'group' });
     const slashed = await t.request('GET', `${base()}/path/${encodeURIComponent('/guide/upgrade/')}`, { token: world.reader.token });
     expect(slashed.body).toMatchObject({ id: 'upgrade' });
     for (const path of ['guide/linux', 'site', 'nowhere']) {
-      const res = await t.request('GET', `${base()}/path/${encodeURIComponent(path)}`, { token: world.reader.token });
-      expect([res.status, res.body.error.message]).toEqual([404, 'Page not found']);
+      for (const sent of [path, encodeURIComponent(path)]) {
+        const res = await t.request('GET', `${base()}/path/${sent}`, { token: world.reader.token });
+        expect([res.status, res.body.error.message], sent).toEqual([404, 'Page not found']);
+      }
     }
+  });
+});
+
+describe('a path parameter that takes the rest of the path', () => {
+  it('is documented as GitBook’s spec has it, `{pagePath}`, saying it may hold slashes', async () => {
+    const res = await t.request('GET', '/openapi.json');
+    const { parameters } = res.body.paths['/spaces/{spaceId}/content/path/{pagePath}'].get;
+    expect(parameters.find((p: any) => p.name === 'pagePath')).toEqual({
+      name: 'pagePath',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+      description: 'The rest of the path: it may hold slashes, sent as they are or encoded.',
+    });
+  });
+
+  it('is declared `:name*`, last in a route’s path only', () => {
+    expect(route('GET /v1/spaces/:spaceId/content/path/:pagePath*', 'getPageByPath', 'x')).toMatchObject({
+      path: '/v1/spaces/:spaceId/content/path/:pagePath',
+      restOfPath: 'pagePath',
+    });
+    expect(route('GET /v1/spaces/:spaceId', 'getSpaceById', 'x')).not.toHaveProperty('restOfPath');
+    expect(() => route('GET /v1/spaces/:spaceId*/content', 'getCurrentRevision', 'x')).toThrow(
+      'Route GET /v1/spaces/:spaceId*/content: only the last path parameter may take the rest of the path (:name*).',
+    );
   });
 });
 

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "ChangeRequest_revisionMergedId_idx" ON "ChangeRequest"("revisionMergedId");
