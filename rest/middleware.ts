@@ -96,7 +96,9 @@ export function restMiddleware(options: RestOptions): Middleware {
       throw first;
     }
     const body = route.bodyPath.reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], result.data);
-    const status = route.definition.status;
+    const preference = route.definition.returnPreference ? /\breturn=(minimal|representation)\b/.exec(ctx.get('prefer'))?.[1] : undefined;
+    if (preference) ctx.set('Preference-Applied', `return=${preference}`);
+    const status = preference === 'minimal' ? 204 : route.definition.status;
     ctx.status = status;
     if (status === 204 || status === 205) {
       ctx.body = null;

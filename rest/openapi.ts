@@ -192,6 +192,16 @@ function errorsOf(definition: RouteDefinition, variables: readonly VariableBindi
     .map(([, name]) => name);
 }
 
+/** The request header of routes that honour a return preference, and the response header that acknowledges it. */
+const PREFER = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  description: '`return=minimal` answers 204 without a body; `return=representation` (the default) the object.',
+  schema: { type: 'string', enum: ['return=minimal', 'return=representation'] },
+};
+const PREFERENCE_APPLIED = { 'Preference-Applied': { description: 'The return preference applied.', schema: { type: 'string' } } };
+
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No content', 205: 'Reset content' };
 
 export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiInfo): Record<string, unknown> {
@@ -219,6 +229,7 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
       headers: {
         ...RATE_HEADERS,
         ...(definition.status === 201 ? { Location: { description: 'The URL of the created resource.', schema: { type: 'string' } } } : {}),
+        ...(definition.returnPreference ? PREFERENCE_APPLIED : {}),
       },
       ...(empty ? {} : { content: { 'application/json': { schema: components.output(route.plan, bodyName(route)) } } }),
     };
@@ -228,12 +239,20 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
       operationId: definition.name,
       summary: summaryOf(definition.name),
       tags: [path.split('/')[1] || 'api'],
-      ...(parameters.length ? { parameters } : {}),
+      ...(parameters.length || definition.returnPreference
+        ? { parameters: [...parameters, ...(definition.returnPreference ? [PREFER] : [])] }
+        : {}),
       ...(body
         ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: components.input(body.type) } } } }
         : {}),
       responses: {
         [definition.status]: success,
+        ...(definition.returnPreference && {
+          204: {
+            description: 'No content: the request asked for it with `Prefer: return=minimal`.',
+            headers: { ...RATE_HEADERS, ...PREFERENCE_APPLIED },
+          },
+        }),
         ...Object.fromEntries(errorsOf(definition, variables).map((name) => [ERRORS[name][0], { $ref: `#/components/responses/${name}` }])),
       },
     };

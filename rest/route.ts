@@ -39,12 +39,18 @@ export interface RouteDefinition {
   spec: SpecVersion;
   /** The body is `{}` whatever the field returns: GitBook's answer to some actions, which its client parses as JSON. */
   emptyObject?: boolean;
+  /**
+   * Honours `Prefer: return=minimal` (RFC 7240) with 204 and no body; `return=representation` (the default) is
+   * acknowledged too. Either way `Preference-Applied` says which. GitBook's spec offers it on some updates.
+   */
+  returnPreference?: boolean;
 }
 
 export interface RouteOptions {
   status?: RouteDefinition['status'];
   spec?: SpecVersion;
   emptyObject?: boolean;
+  returnPreference?: boolean;
 }
 
 type Endpoint = `${Method} /v1${string}`;
@@ -67,6 +73,7 @@ export function route(endpoint: Endpoint, name: string, field: string, options: 
     status: options.status ?? 200,
     spec: options.spec ?? '0202',
     emptyObject: options.emptyObject,
+    returnPreference: options.returnPreference,
   };
 }
 

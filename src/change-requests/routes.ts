@@ -22,6 +22,7 @@ export const changeRequestRest: RestModule = {
       `PATCH ${changeRequests}/:changeRequestId`,
       'updateChangeRequestById',
       'updateChangeRequest(spaceId: $spaceId, id: $changeRequestId, input: $body)',
+      { returnPreference: true },
     ),
     route(`GET ${content}`, 'getRevisionOfChangeRequestById', contentField),
     // The page tree alone, `{pages}`, as GitBook answers it.

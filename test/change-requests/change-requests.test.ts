@@ -435,3 +435,38 @@ describe('GET /v1/spaces/{spaceId}/change-requests', () => {
     expect(bad.body.error.message).toBe('Invalid "status": must be one of "draft", "open", "archived", "merged".');
   });
 });
+
+describe('PATCH with a return preference', () => {
+  it('answers 204 without a body for Prefer: return=minimal, the object otherwise, and says which it applied', async () => {
+    const space = await newSpace();
+    const created = await changeRequest(space.id);
+    const minimal = await t.request('PATCH', `${base(space.id)}/${created.number}`, {
+      token: world.admin.token,
+      body: { subject: 'Quietly renamed' },
+      headers: { prefer: 'return=minimal' },
+    });
+    expect(minimal.status).toBe(204);
+    expect(minimal.text).toBe('');
+    expect(minimal.headers.get('preference-applied')).toBe('return=minimal');
+    expect((await t.prisma.changeRequest.findUniqueOrThrow({ where: { id: created.id } })).subject).toBe('Quietly renamed');
+
+    const full = await t.request('PATCH', `${base(space.id)}/${created.number}`, {
+      token: world.admin.token,
+      body: { subject: 'Renamed' },
+      headers: { prefer: 'return=representation' },
+    });
+    expect(full.status).toBe(200);
+    expect(full.body.subject).toBe('Renamed');
+    expect(full.headers.get('preference-applied')).toBe('return=representation');
+    const plain = await patch(world.admin.token, space.id, created.number, { subject: 'Again' });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('preference-applied')).toBeNull();
+    // Errors are errors whatever the preference.
+    const refused = await t.request('PATCH', `${base(space.id)}/${created.number}`, {
+      token: world.admin.token,
+      body: { subject: 'x'.repeat(101) },
+      headers: { prefer: 'return=minimal' },
+    });
+    expect(refused.status).toBe(400);
+  });
+});
