@@ -170,6 +170,10 @@ export function createApp(options: AppOptions): App {
   });
 
   const server = http.createServer(koa.callback());
+  // Idle keep-alive connections stay open longer than clients and proxies keep theirs (load balancers commonly 60 s),
+  // so that the server never closes one just as a client sends on it (the client would see a reset).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return {
     server,
     db,
