@@ -60,8 +60,8 @@ let address = 0;
 /** An address the instance does not know yet. */
 const newAddress = () => `person${++address}@acme.test`;
 
-/** Starts a sign-in and answers it as the identity provider, for `email`; options override the response's fields. */
-async function signInAs(email: string, overrides: Partial<ResponseOptions> = {}, relayState?: string) {
+/** Starts a sign-in and writes the identity provider's answer to it, for `email`; options override the answer's fields. */
+async function answerFor(email: string, overrides: Partial<ResponseOptions> = {}, relayState?: string) {
   const request = await startSignIn(provider.service.startURL, relayState);
   const response = samlResponse({
     idp,
@@ -72,6 +72,12 @@ async function signInAs(email: string, overrides: Partial<ResponseOptions> = {},
     nameID: email,
     ...overrides,
   });
+  return { request, response };
+}
+
+/** Starts a sign-in and answers it as the identity provider, for `email`; options override the response's fields. */
+async function signInAs(email: string, overrides: Partial<ResponseOptions> = {}, relayState?: string) {
+  const { request, response } = await answerFor(email, overrides, relayState);
   return { request, response, answer: await postResponse(provider.service.acsURL, response, request.relayState ?? undefined) };
 }
 
@@ -280,16 +286,7 @@ describe('POST /sso/saml/{id}/acs', () => {
 
     it('refuses an expired assertion, and one not valid yet', async () => {
       const email = newAddress();
-      const request = await startSignIn(provider.service.startURL);
-      const response = samlResponse({
-        idp,
-        acsURL: provider.service.acsURL,
-        audience: provider.service.entityID,
-        inResponseTo: request.id,
-        now: t.clock.now(),
-        nameID: email,
-        lifetimeMs: 60_000,
-      });
+      const { response } = await answerFor(email, { lifetimeMs: 60_000 });
       // Past the assertion's NotOnOrAfter and the accepted clock skew, still within the request's 10 minutes.
       t.clock.advanceMs(3 * 60_000);
       const expired = await postResponse(provider.service.acsURL, response);
@@ -380,15 +377,7 @@ describe('POST /sso/saml/{id}/acs', () => {
 
     it('answers 404 for a pending or unknown provider, 400 for a malformed form, 415 for another body type', async () => {
       const email = newAddress();
-      const request = await startSignIn(provider.service.startURL);
-      const response = samlResponse({
-        idp,
-        acsURL: provider.service.acsURL,
-        audience: provider.service.entityID,
-        inResponseTo: request.id,
-        now: t.clock.now(),
-        nameID: email,
-      });
+      const { response } = await answerFor(email);
       const pending = await t.request('POST', `/v1/orgs/${acme}/saml`, { token: world.admin.token, body: { label: 'Pending' } });
       before = await footprint();
       const pendingAnswer = await postResponse(pending.body.service.acsURL, response);
