@@ -27,15 +27,13 @@ builder.objectField(Revision, 'mergedFrom', (t) =>
     description: 'Of a merge revision: the change request whose merge made it.',
     resolve: ({ revision }, _args, ctx) => {
       if (revision.type !== 'merge') return null;
-      // One statement for every merge revision asked for in the tick, through the (spaceId, status, number) index.
+      // One statement for every merge revision asked for in the tick, through the revisionMergedId index.
       return loaderFor<RevisionRow, ChangeRequestRow | null, string>(
         ctx,
         mergedFromLoader,
         async (revisions) => {
           const rows = await ctx.sql<ChangeRequestRow>(Prisma.sql`
-            SELECT * FROM "ChangeRequest"
-             WHERE "spaceId" = ANY(${revisions.map((r) => r.spaceId)}::text[]) AND status = 'merged'
-               AND "revisionMergedId" = ANY(${revisions.map((r) => r.id)}::text[])`);
+            SELECT * FROM "ChangeRequest" WHERE "revisionMergedId" = ANY(${revisions.map((r) => r.id)}::text[])`);
           const byRevision = new Map(rows.map((row) => [row.revisionMergedId, row]));
           return revisions.map((r) => byRevision.get(r.id) ?? null);
         },
