@@ -3,6 +3,8 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { aboutRest } from './about/index.js';
 import { changeRequestRest } from './change-requests/index.js';
 import { collectionRest } from './collections/index.js';
+import { commentRest } from './comments/index.js';
+import { customFieldRest } from './custom-fields/index.js';
 import { grantRest } from './grants/index.js';
 import { invitesRest } from './invites/index.js';
 import { builder } from './kernel/builder.js';
@@ -30,6 +32,8 @@ export const restModules = [
   revisionRest,
   grantRest,
   changeRequestRest,
+  customFieldRest,
+  commentRest,
 ];
 
 /** schema.graphql, as committed at the top of the repository. */

@@ -54,6 +54,8 @@ export const policies = {
   /** A team is managed (renamed, its members changed) by the organization's admins and by the team's owners. */
   team: { view: 'read', admin: 'admin' },
   teamMember: { view: 'read' },
+  /** An organization's custom field definitions: every member reads them, its admins change them. */
+  customField: { view: 'guest', edit: 'admin' },
   space: {
     view: 'read',
     access: 'read',

@@ -12,13 +12,15 @@ export interface SpaceCounts {
 
 export const spaceCounts = rowAnnotation<Pick<Space, 'id'>, SpaceCounts>('space counts', async (ctx, spaces) => {
   const ids = spaces.map((space) => space.id);
-  // Two grouped scans over the spaces' rows, rather than a subquery per space and counter.
+  // Two grouped scans over the spaces' rows, rather than a subquery per space and counter. A space's comments are its
+  // own, not those of its change requests (each counts its own).
   const rows = await ctx.sql<SpaceCounts & { id: string }>(Prisma.sql`
     SELECT s.id, coalesce(c.open, 0)::int AS "openComments", coalesce(r.total, 0)::int AS "changeRequests",
            coalesce(r.open, 0)::int AS "openChangeRequests", coalesce(r.draft, 0)::int AS "draftChangeRequests"
       FROM unnest(${ids}::text[]) AS s(id)
       LEFT JOIN (SELECT "spaceId", count(*) AS open FROM "Comment"
-                  WHERE "spaceId" = ANY(${ids}::text[]) AND status = 'open' GROUP BY 1) c ON c."spaceId" = s.id
+                  WHERE "spaceId" = ANY(${ids}::text[]) AND status = 'open' AND "changeRequestId" IS NULL GROUP BY 1) c
+        ON c."spaceId" = s.id
       LEFT JOIN (SELECT "spaceId", count(*) AS total, count(*) FILTER (WHERE status = 'open') AS open,
                         count(*) FILTER (WHERE status = 'draft') AS draft
                    FROM "ChangeRequest" WHERE "spaceId" = ANY(${ids}::text[]) GROUP BY 1) r ON r."spaceId" = s.id`);

@@ -15,7 +15,7 @@ type Kind = 'space' | 'collection';
 
 interface Endpoint {
   /** The action of the object's `permissions` that the endpoint needs. */
-  action: 'view' | 'edit' | 'merge' | 'admin';
+  action: 'view' | 'comment' | 'edit' | 'merge' | 'admin';
   /** Besides: the organization-level action it needs (creating a copy), or the target organization's admin. */
   also?: 'createContent' | 'targetAdmin';
   body?: (ctx: { grantee: string; team: string; target: string }) => unknown;
@@ -60,6 +60,18 @@ const endpoints: Record<string, Endpoint> = {
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/path/:pagePath': { action: 'view' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge': { action: 'merge' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update': { action: 'edit' },
+  'GET /v1/spaces/:spaceId/custom-fields': { action: 'view' },
+  'PATCH /v1/spaces/:spaceId/custom-fields': { action: 'edit', body: () => ({ values: {} }) },
+  'GET /v1/spaces/:spaceId/comments': { action: 'view' },
+  'POST /v1/spaces/:spaceId/comments': { action: 'comment', body: () => ({ body: { markdown: 'Matrix' } }) },
+  'GET /v1/spaces/:spaceId/comments/:commentId': { action: 'view' },
+  'PUT /v1/spaces/:spaceId/comments/:commentId': { action: 'comment', body: () => ({ resolved: true }) },
+  'DELETE /v1/spaces/:spaceId/comments/:commentId': { action: 'admin' },
+  'GET /v1/spaces/:spaceId/comments/:commentId/replies': { action: 'view' },
+  'POST /v1/spaces/:spaceId/comments/:commentId/replies': { action: 'comment', body: () => ({ body: { markdown: 'Matrix' } }) },
+  'GET /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId': { action: 'view' },
+  'PUT /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId': { action: 'comment', body: () => ({ addedReactions: ['👍'] }) },
+  'DELETE /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId': { action: 'admin' },
 };
 for (const kind of ['spaces/:spaceId', 'collections/:collectionId']) {
   const base = `/v1/${kind}/permissions`;
@@ -113,6 +125,11 @@ async function freshObject(kind: Kind, deleted: boolean): Promise<string> {
   if (kind === 'space' && !deleted) {
     await publish(t.prisma, id, { pages: [page('matrixPage', 'Matrix')], files: [file('matrixFile', 'matrix.png')] });
     expect((await t.request('POST', `/v1/spaces/${id}/change-requests`, { token: world.admin.token })).status).toBe(201);
+    // A comment and a reply by the admin (`${id}C`, `${id}R`), for the endpoints of comments.
+    await t.prisma.comment.create({ data: { id: `${id}C`, spaceId: id, postedById: world.admin.userId, body: { markdown: 'Matrix' } } });
+    await t.prisma.commentReply.create({
+      data: { id: `${id}R`, commentId: `${id}C`, postedById: world.admin.userId, body: { markdown: 'Re' } },
+    });
   }
   return id;
 }
@@ -146,7 +163,9 @@ describe('the permission matrix of content endpoints', () => {
         .replace(':changeRequestId', '1')
         .replace(':pageId', 'matrixPage')
         .replace(':fileId', 'matrixFile')
-        .replace(':pagePath', 'matrix');
+        .replace(':pagePath', 'matrix')
+        .replace(':commentReplyId', `${id}R`)
+        .replace(':commentId', `${id}C`);
       const body = endpoint.body?.({ grantee: world.reader.userId, team, target: world.secondOrganizationId });
       const res = await t.request(route.method, path, { token: person.token, body });
       outcomes[persona] = res.status;

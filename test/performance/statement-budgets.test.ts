@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../rest/route.js';
 import { restModules } from '../../src/schema.js';
 import { changeRequestsBudgets } from '../change-requests/budgets.js';
+import { commentsBudgets } from '../comments/budgets.js';
+import { customFieldsBudgets } from '../custom-fields/budgets.js';
 import { grantsBudgets } from '../grants/budgets.js';
 import { invitesBudgets } from '../invites/budgets.js';
 import { revisionBudgets } from '../revisions/budgets.js';
@@ -14,7 +16,15 @@ import { type Person, startTestApp, type TestApp } from '../support/app.js';
 import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 
-const domains: DomainBudgets[] = [invitesBudgets, ssoBudgets, grantsBudgets, changeRequestsBudgets, revisionBudgets];
+const domains: DomainBudgets[] = [
+  invitesBudgets,
+  ssoBudgets,
+  grantsBudgets,
+  changeRequestsBudgets,
+  revisionBudgets,
+  customFieldsBudgets,
+  commentsBudgets,
+];
 
 const routes = restModules.flatMap((module) => module.routes);
 const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;

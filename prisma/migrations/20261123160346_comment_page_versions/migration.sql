@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Comment" ADD COLUMN     "pageVersionId" TEXT,
+ADD COLUMN     "revisionId" TEXT;

@@ -1,0 +1,118 @@
+// Values of comments and replies computed for a page of them at once (one statement each, whatever the page size):
+// the viewer's level on their space, their page as it stands now, their repliers, their reactions; and the body
+// format a request asked for.
+import type { Comment, CommentReply, Revision, Space } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { rowAnnotation } from '../kernel/annotations.js';
+import { contentLevels } from '../kernel/authorize.js';
+import type { Level } from '../kernel/permissions.js';
+import { type PageNode, treeOf } from '../revisions/read.js';
+
+type Posted = Comment | CommentReply;
+
+/** The viewer's level on the space of each comment or reply; known without a statement when reached through the space. */
+export const spaceLevels = rowAnnotation<Posted, Level>('comment space level', async (ctx, rows) => {
+  const ids = [...new Set(rows.map((row) => ('spaceId' in row ? row.spaceId : row.commentId)))];
+  // A reply's space is its comment's.
+  const spaces = await ctx.sql<Pick<Space, 'id' | 'organizationId' | 'effectiveLevel'> & { key: string }>(Prisma.sql`
+    SELECT k.key, s.id, s."organizationId", s."effectiveLevel" FROM unnest(${ids}::text[]) AS k(key)
+      LEFT JOIN "Comment" c ON c.id = k.key
+      JOIN "Space" s ON s.id = coalesce(c."spaceId", k.key)`);
+  await contentLevels.annotate(ctx, spaces);
+  const byKey = new Map(await Promise.all(spaces.map(async (space) => [space.key, await contentLevels.of(ctx, space)] as const)));
+  return rows.map((row) => byKey.get('spaceId' in row ? row.spaceId : row.commentId) ?? null);
+});
+
+export type BodyFormat = 'markdown' | 'document';
+
+/** The format a request asked for the bodies in: markdown unless told. */
+export const bodyFormats = rowAnnotation<Posted, BodyFormat>('comment body format', async (_ctx, rows) => rows.map(() => 'markdown'));
+
+/** A comment's page in the space's current content, and whether it changed since the comment was posted. */
+export interface CommentPage {
+  id: string;
+  /** Null when the page is no longer in the space. */
+  node: PageNode | null;
+  outdated: boolean;
+}
+
+export interface CommentFacts {
+  /** The revision the comment was posted on (the space's current one, for a comment stored without it). */
+  revisionId: string;
+  page: CommentPage | null;
+}
+
+/**
+ * Where each comment's page stands: the space's current revision, whether the page's version the comment was posted
+ * on is still the one there (one statement), and the page's head and path in that revision's tree (one statement for
+ * all the revisions).
+ */
+export const commentFacts = rowAnnotation<Comment, CommentFacts>('comment facts', async (ctx, rows) => {
+  const found = await ctx.sql<Revision & { comment: string; current: boolean }>(Prisma.sql`
+    SELECT c.id AS comment, r.*, EXISTS (
+             SELECT 1 FROM "PageVersion" v
+              WHERE v.id = c.version AND v."spaceId" = r."spaceId" AND v.line = r.line
+                AND v."validFrom" <= r.seq AND (v."validTo" IS NULL OR v."validTo" > r.seq)) AS current
+      FROM unnest(${rows.map((row) => row.id)}::text[], ${rows.map((row) => row.spaceId)}::text[],
+                  ${rows.map((row) => row.pageVersionId)}::text[]) AS c(id, space, version)
+      JOIN "Space" s ON s.id = c.space
+      JOIN "Revision" r ON r.id = s."revisionId"`);
+  const byComment = new Map(found.map(({ comment, current, ...revision }) => [comment, { current, revision: revision as Revision }]));
+  return Promise.all(
+    rows.map(async (row): Promise<CommentFacts> => {
+      const now = byComment.get(row.id);
+      const revisionId = row.revisionId ?? now?.revision.id ?? '';
+      if (!row.pageId || !now) return { revisionId, page: null };
+      const tree = await treeOf(ctx, now.revision);
+      const node = tree.byId.get(row.pageId) ?? null;
+      return { revisionId, page: { id: row.pageId, node, outdated: !node || !now.current } };
+    }),
+  );
+});
+
+export interface Replier {
+  userId: string;
+  count: number;
+  updatedAt: Date;
+}
+
+/** Each comment's replies and who wrote them (with how many and their last), most recent first: one statement. */
+export const commentReplies = rowAnnotation<Comment, { count: number; repliers: Replier[] }>('comment replies', async (ctx, rows) => {
+  const found = await ctx.sql<Replier & { commentId: string }>(Prisma.sql`
+    SELECT "commentId", "postedById" AS "userId", count(*)::int AS count, max("postedAt") AS "updatedAt" FROM "CommentReply"
+     WHERE "commentId" = ANY(${rows.map((row) => row.id)}::text[])
+     GROUP BY 1, 2 ORDER BY 1, 4 DESC, 2`);
+  const byComment = new Map<string, Replier[]>();
+  for (const { commentId, ...replier } of found) byComment.set(commentId, [...(byComment.get(commentId) ?? []), replier]);
+  return rows.map((row) => {
+    const repliers = byComment.get(row.id) ?? [];
+    return { count: repliers.reduce((sum, replier) => sum + replier.count, 0), repliers };
+  });
+});
+
+export interface ReactionGroup {
+  emoji: string;
+  users: { userId: string; reactedAt: Date }[];
+}
+
+/** The reactions of comments or replies grouped by emoji, in the order each emoji was first used; users in order too. */
+function reactionsOf<Row extends { id: string }>(name: string, table: 'CommentReaction' | 'ReplyReaction', column: string) {
+  return rowAnnotation<Row, ReactionGroup[]>(name, async (ctx, rows) => {
+    const found = await ctx.sql<{ owner: string; emoji: string; userId: string; reactedAt: Date }>(Prisma.sql`
+      SELECT ${Prisma.raw(`"${column}"`)} AS owner, emoji, "userId", "reactedAt" FROM ${Prisma.raw(`"${table}"`)}
+       WHERE ${Prisma.raw(`"${column}"`)} = ANY(${rows.map((row) => row.id)}::text[])
+       ORDER BY 1, "reactedAt", "userId"`);
+    const byOwner = new Map<string, Map<string, ReactionGroup>>();
+    for (const reaction of found) {
+      const groups = byOwner.get(reaction.owner) ?? new Map<string, ReactionGroup>();
+      byOwner.set(reaction.owner, groups);
+      const group = groups.get(reaction.emoji) ?? { emoji: reaction.emoji, users: [] };
+      groups.set(reaction.emoji, group);
+      group.users.push({ userId: reaction.userId, reactedAt: reaction.reactedAt });
+    }
+    return rows.map((row) => [...(byOwner.get(row.id)?.values() ?? [])]);
+  });
+}
+
+export const commentReactions = reactionsOf<Comment>('comment reactions', 'CommentReaction', 'commentId');
+export const replyReactions = reactionsOf<CommentReply>('reply reactions', 'ReplyReaction', 'replyId');

@@ -1,0 +1,4 @@
+import './types.js';
+import './mutations.js';
+
+export { commentRest } from './routes.js';

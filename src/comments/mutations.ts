@@ -1,0 +1,95 @@
+// Posting, editing, resolving, reacting to and deleting comments and replies: inputs (with their validation) and
+// mutations.
+import { z } from 'zod';
+import { builder } from '../kernel/builder.js';
+import { notNull, rules } from '../kernel/validation.js';
+import * as service from './service.js';
+import { Comment, CommentReply } from './types.js';
+
+/** The longest markdown body a comment or reply takes. */
+const MAX_BODY = 20_000;
+
+const body = z
+  .object({
+    markdown: z.string().trim().min(1).max(MAX_BODY).optional(),
+    document: z.object({}).passthrough().optional(),
+  })
+  .strict()
+  .refine((value) => (value.markdown === undefined) !== (value.document === undefined), 'must hold either "markdown" or "document"');
+const bodyDescription = `{markdown} (1 to ${MAX_BODY} characters) or {document} (GitBook’s JSON document, kept as markdown).`;
+const reactions = z.array(rules.emoji.min(1)).max(50);
+
+const reactionFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0]) => ({
+  addedReactions: t.stringList({
+    description: 'Emoji the viewer reacts with (at most 50); adding one twice keeps one.',
+    validate: reactions,
+  }),
+  removedReactions: t.stringList({ description: 'Emoji whose reaction of the viewer goes (at most 50).', validate: reactions }),
+});
+
+const PostCommentInput = builder.inputType('PostCommentInput', {
+  fields: (t) => ({
+    body: t.field({ type: 'JSON', required: true, description: bodyDescription, validate: body }),
+    page: t.string({ description: 'A page of the space’s current content.', validate: z.string().min(1).max(100) }),
+    node: t.string({ description: 'A node of that page (needs `page`).', validate: z.string().min(1).max(100) }),
+  }),
+});
+const UpdateCommentInput = builder.inputType('UpdateCommentInput', {
+  validate: notNull('body', 'resolved', 'addedReactions', 'removedReactions'),
+  fields: (t) => ({
+    resolved: t.boolean({ description: 'true resolves (by the viewer, now); false reopens.' }),
+    body: t.field({ type: 'JSON', description: `${bodyDescription} Its author only.`, validate: body }),
+    ...reactionFields(t),
+  }),
+});
+const PostCommentReplyInput = builder.inputType('PostCommentReplyInput', {
+  fields: (t) => ({ body: t.field({ type: 'JSON', required: true, description: bodyDescription, validate: body }) }),
+});
+const UpdateCommentReplyInput = builder.inputType('UpdateCommentReplyInput', {
+  validate: notNull('body', 'addedReactions', 'removedReactions'),
+  fields: (t) => ({
+    body: t.field({ type: 'JSON', description: `${bodyDescription} Its author only.`, validate: body }),
+    ...reactionFields(t),
+  }),
+});
+
+const commentKey = builder.args((t) => ({ spaceId: t.id({ required: true }), commentId: t.id({ required: true }) }));
+const replyKey = builder.args((t) => ({ ...commentKey, replyId: t.id({ required: true }) }));
+
+builder.mutationFields((t) => ({
+  postComment: t.field({
+    type: Comment,
+    args: { spaceId: t.arg.id({ required: true }), input: t.arg({ type: PostCommentInput, required: true }) },
+    resolve: (_root, args, ctx) => service.postComment(ctx, args.spaceId, args.input as service.NewComment),
+  }),
+  updateComment: t.field({
+    type: Comment,
+    args: { ...commentKey, input: t.arg({ type: UpdateCommentInput, required: true }) },
+    resolve: (_root, args, ctx) => service.updateComment(ctx, args.spaceId, args.commentId, args.input as service.CommentChange),
+  }),
+  deleteComment: t.boolean({
+    description: 'Deletes the comment with its replies and reactions.',
+    args: commentKey,
+    resolve: async (_root, args, ctx) => {
+      await service.deleteComment(ctx, args.spaceId, args.commentId);
+      return true;
+    },
+  }),
+  postCommentReply: t.field({
+    type: CommentReply,
+    args: { ...commentKey, input: t.arg({ type: PostCommentReplyInput, required: true }) },
+    resolve: (_root, args, ctx) => service.postReply(ctx, args.spaceId, args.commentId, args.input as { body: service.BodyInput }),
+  }),
+  updateCommentReply: t.field({
+    type: CommentReply,
+    args: { ...replyKey, input: t.arg({ type: UpdateCommentReplyInput, required: true }) },
+    resolve: (_root, args, ctx) => service.updateReply(ctx, args.spaceId, args.commentId, args.replyId, args.input as service.ReplyChange),
+  }),
+  deleteCommentReply: t.boolean({
+    args: replyKey,
+    resolve: async (_root, args, ctx) => {
+      await service.deleteReply(ctx, args.spaceId, args.commentId, args.replyId);
+      return true;
+    },
+  }),
+}));

@@ -1,0 +1,273 @@
+// The Comment and CommentReply types, and the lists of a space's comments and a comment's replies.
+import type { Comment as CommentRow, CommentReply as ReplyRow, User as UserRow } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { CommentStatus } from '../generated/prisma/enums.js';
+import { contentLevels } from '../kernel/authorize.js';
+import { builder, prismaEnum } from '../kernel/builder.js';
+import type { Context } from '../kernel/context.js';
+import { type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
+import type { Level } from '../kernel/permissions.js';
+import { batchedRowById } from '../kernel/rows.js';
+import { apiUrl } from '../kernel/urls.js';
+import { markdownToDocument } from '../revisions/document.js';
+import { Space } from '../spaces/types.js';
+import { User } from '../users/types.js';
+import {
+  type BodyFormat,
+  bodyFormats,
+  type CommentPage,
+  commentFacts,
+  commentReactions,
+  commentReplies,
+  type ReactionGroup,
+  type Replier,
+  replyReactions,
+  spaceLevels,
+} from './facts.js';
+import { commentIn, commentPermissions, replyIn, type StoredBody } from './service.js';
+
+export const CommentStatusEnum = prismaEnum('CommentStatus', CommentStatus, 'open, or resolved (with resolvedAt and resolvedBy).');
+const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', { values: ['all', 'open', 'resolved'] as const });
+const CommentOrderEnum = builder.enumType('CommentOrder', {
+  description: 'By the time comments were posted: newest first (desc) or oldest first (asc).',
+  values: ['asc', 'desc'] as const,
+});
+const CommentBodyFormatEnum = builder.enumType('CommentBodyFormat', {
+  description: 'The format of a comment’s body: markdown, or GitBook’s JSON document.',
+  values: ['markdown', 'document'] as const,
+});
+
+const formatArg = builder.args((t) => ({
+  format: t.field({ type: CommentBodyFormatEnum, description: 'The format of the bodies (default markdown).' }),
+}));
+
+type Posted = CommentRow | ReplyRow;
+
+/** `{markdown}` or `{document}`, as the request asked. */
+function bodyIn(row: Posted, _args: unknown, ctx: Context) {
+  const { markdown } = row.body as unknown as StoredBody;
+  const format = bodyFormats.of(ctx, row);
+  const shown = (known: BodyFormat) => (known === 'document' ? { document: markdownToDocument(markdown) } : { markdown });
+  return format instanceof Promise ? format.then(shown) : shown(format);
+}
+
+const CommentPermissions = builder.objectRef<ReturnType<typeof commentPermissions>>('CommentPermissions').implement({
+  description: 'What the viewer may do with the comment or reply.',
+  fields: (t) => ({
+    view: t.exposeBoolean('view'),
+    edit: t.exposeBoolean('edit', { description: 'Change the body: its author, who may still comment on the space.' }),
+    reply: t.exposeBoolean('reply', { description: 'Reply and react: whoever may comment on the space.' }),
+    delete: t.exposeBoolean('delete', { description: 'Its author, or an admin of the space.' }),
+  }),
+});
+
+const permissionsOf = async (row: Posted, _args: unknown, ctx: Context) =>
+  commentPermissions(await spaceLevels.of(ctx, row), row.postedById, ctx.viewer.userId);
+
+const CommentUrls = builder.objectRef<{ location: string }>('CommentUrls').implement({
+  fields: (t) => ({ location: t.exposeString('location', { description: 'URL of the comment or reply in the API.' }) }),
+});
+
+const ReactionUser = builder.objectRef<ReactionGroup['users'][number]>('CommentReactionUser').implement({
+  fields: (t) => ({
+    user: t.field({ type: User, resolve: (reaction, _args, ctx) => batchedRowById<UserRow>(ctx, 'User', reaction.userId) }),
+    reactedAt: t.expose('reactedAt', { type: 'DateTime' }),
+  }),
+});
+
+const Reaction = builder.objectRef<ReactionGroup>('CommentReaction').implement({
+  description: 'An emoji and the users who reacted with it, in the order they did.',
+  fields: (t) => ({
+    emoji: t.exposeString('emoji'),
+    count: t.int({ resolve: (group) => group.users.length }),
+    users: t.field({ type: [ReactionUser], resolve: (group) => group.users }),
+  }),
+});
+
+const CommentReplier = builder.objectRef<Replier>('CommentReplier').implement({
+  description: 'A user who replied to a comment: how many replies, and when the last.',
+  fields: (t) => ({
+    user: t.field({ type: User, resolve: (replier, _args, ctx) => batchedRowById<UserRow>(ctx, 'User', replier.userId) }),
+    count: t.exposeInt('count'),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const TargetNode = builder.objectRef<{ id: string }>('CommentTargetNode').implement({
+  fields: (t) => ({ id: t.exposeString('id') }),
+});
+
+const TargetPage = builder.objectRef<CommentPage>('CommentTargetPage').implement({
+  description: 'The page a comment is on, as it stands in the space’s current content.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    title: t.string({ nullable: true, resolve: (page) => page.node?.page.title ?? null }),
+    emoji: t.string({ nullable: true, resolve: (page) => page.node?.page.emoji ?? null }),
+    icon: t.string({ nullable: true, resolve: (page) => page.node?.page.icon ?? null }),
+    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (page) => page.node?.page.createdAt ?? null }),
+    updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (page) => page.node?.page.updatedAt ?? null }),
+    path: t.string({ nullable: true, resolve: (page) => page.node?.path ?? null }),
+    outdated: t.exposeBoolean('outdated', {
+      description: 'The page changed (or left the space) since the comment was posted on it.',
+    }),
+  }),
+});
+
+const CommentTarget = builder.objectRef<CommentRow>('CommentTarget').implement({
+  fields: (t) => ({
+    node: t.field({ type: TargetNode, nullable: true, resolve: (comment) => (comment.nodeId ? { id: comment.nodeId } : null) }),
+    page: t.field({
+      type: TargetPage,
+      nullable: true,
+      resolve: async (comment, _args, ctx) => (await commentFacts.of(ctx, comment)).page,
+    }),
+    space: t.exposeID('spaceId'),
+    revision: t.id({
+      description: 'The revision the comment was posted on.',
+      resolve: async (comment, _args, ctx) => (await commentFacts.of(ctx, comment)).revisionId,
+    }),
+  }),
+});
+
+export const Comment = builder.objectRef<CommentRow>('Comment').implement({
+  description: 'A comment on a space, or on a page (and a node of it) of its content.',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'comment' }),
+    id: t.exposeID('id'),
+    postedBy: t.field({ type: User, resolve: (comment, _args, ctx) => batchedRowById<UserRow>(ctx, 'User', comment.postedById) }),
+    postedAt: t.expose('postedAt', { type: 'DateTime' }),
+    editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true }),
+    reactions: t.field({ type: [Reaction], resolve: (comment, _args, ctx) => commentReactions.of(ctx, comment) }),
+    replyCount: t.int({ resolve: async (comment, _args, ctx) => (await commentReplies.of(ctx, comment)).count }),
+    repliers: t.field({
+      type: [CommentReplier],
+      description: 'Who replied, the most recent first.',
+      resolve: async (comment, _args, ctx) => (await commentReplies.of(ctx, comment)).repliers,
+    }),
+    body: t.field({ type: 'JSON', description: '`{markdown}` or `{document}`, as asked.', resolve: bodyIn }),
+    target: t.field({ type: CommentTarget, resolve: (comment) => comment }),
+    urls: t.field({
+      type: CommentUrls,
+      resolve: (comment, _args, ctx) => ({ location: apiUrl(ctx, `spaces/${comment.spaceId}/comments/${comment.id}`) }),
+    }),
+    permissions: t.field({ type: CommentPermissions, resolve: permissionsOf }),
+    status: t.expose('status', { type: CommentStatusEnum }),
+    resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
+    resolvedBy: t.field({
+      type: User,
+      nullable: true,
+      resolve: (comment, _args, ctx) => (comment.resolvedById ? batchedRowById<UserRow>(ctx, 'User', comment.resolvedById) : null),
+    }),
+  }),
+});
+export const CommentList = listOf('Comment', Comment);
+
+export const CommentReply = builder.objectRef<ReplyRow>('CommentReply').implement({
+  description: 'A reply to a comment.',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'comment-reply' }),
+    id: t.exposeID('id'),
+    postedBy: t.field({ type: User, resolve: (reply, _args, ctx) => batchedRowById<UserRow>(ctx, 'User', reply.postedById) }),
+    postedAt: t.expose('postedAt', { type: 'DateTime' }),
+    editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true }),
+    reactions: t.field({ type: [Reaction], resolve: (reply, _args, ctx) => replyReactions.of(ctx, reply) }),
+    body: t.field({ type: 'JSON', description: '`{markdown}` or `{document}`, as asked.', resolve: bodyIn }),
+    urls: t.field({
+      type: CommentUrls,
+      // The reply's own row does not hold the space; its URL goes through the comment's, which the API resolves.
+      resolve: async (reply, _args, ctx) => {
+        const comment = await batchedRowById<CommentRow>(ctx, 'Comment', reply.commentId);
+        return { location: apiUrl(ctx, `spaces/${comment.spaceId}/comments/${reply.commentId}/replies/${reply.id}`) };
+      },
+    }),
+    permissions: t.field({ type: CommentPermissions, resolve: permissionsOf }),
+  }),
+});
+export const CommentReplyList = listOf('CommentReply', CommentReply);
+
+/** Bodies in the asked format, and the viewer's level on the space (known from the parent) recorded on each row. */
+function shown<Row extends Posted>(rows: Row[], format: BodyFormat | null | undefined, level?: Level) {
+  for (const row of rows) {
+    bodyFormats.set(row, format ?? 'markdown');
+    if (level !== undefined) spaceLevels.set(row, level);
+  }
+  return rows;
+}
+
+interface CommentListArgs {
+  order?: 'asc' | 'desc' | null;
+  status?: 'all' | 'open' | 'resolved' | null;
+  targetPage?: string | null;
+}
+
+/** A space's own comments (not its change requests'), newest first unless asked, read through (spaceId, postedAt, id). */
+const spaceComments: ListSource<CommentRow, CommentListArgs> = {
+  table: 'Comment',
+  parentColumn: 'spaceId',
+  orderBy: [
+    { column: 'postedAt', type: 'timestamptz' },
+    { column: 'id', type: 'text' },
+  ],
+  descending: (args) => args.order !== 'asc',
+  where: (_ctx, args) => {
+    const status = args.status && args.status !== 'all' ? Prisma.sql`AND t.status = ${args.status}::"CommentStatus"` : Prisma.empty;
+    const page = args.targetPage ? Prisma.sql`AND t."pageId" = ${args.targetPage}` : Prisma.empty;
+    return Prisma.sql`t."changeRequestId" IS NULL ${status} ${page}`;
+  },
+  scope: (spaceId, args) => `comments:${spaceId}:${args.order ?? 'desc'}:${args.status ?? 'all'}:${args.targetPage ?? ''}`,
+  annotations: [commentFacts, commentReplies, commentReactions],
+};
+
+const commentReplyList: ListSource<ReplyRow> = {
+  table: 'CommentReply',
+  parentColumn: 'commentId',
+  orderBy: [
+    { column: 'postedAt', type: 'timestamptz' },
+    { column: 'id', type: 'text' },
+  ],
+  where: () => Prisma.sql`TRUE`,
+  scope: (commentId) => `comment-replies:${commentId}`,
+  annotations: [replyReactions],
+};
+
+// The space's own resolver has checked that the viewer can see it: whoever sees a space sees its comments.
+builder.objectFields(Space, (t) => ({
+  comments: t.field({
+    type: CommentList,
+    description: 'Comments on the space, newest first unless asked.',
+    args: {
+      ...listArgs,
+      ...formatArg,
+      order: t.arg({ type: CommentOrderEnum, defaultValue: 'desc' }),
+      status: t.arg({ type: CommentStatusFilterEnum, defaultValue: 'all', description: 'Only comments with this status.' }),
+      targetPage: t.arg.string({ description: 'A page id: only the comments on that page.' }),
+    },
+    resolve: async (space, args, ctx, info) => {
+      const page = await listPage(spaceComments, ctx, info, space.id, args);
+      return { ...page, items: shown(page.items, args.format, await contentLevels.of(ctx, space)) };
+    },
+  }),
+  comment: t.field({
+    type: Comment,
+    args: { id: t.arg.id({ required: true }), ...formatArg },
+    resolve: async (space, args, ctx) => shown([(await commentIn(ctx, space.id, args.id, 'view')).comment], args.format)[0],
+  }),
+}));
+
+builder.objectFields(Comment, (t) => ({
+  replies: t.field({
+    type: CommentReplyList,
+    description: 'Replies to the comment, oldest first.',
+    args: { ...listArgs, ...formatArg },
+    resolve: async (comment, args, ctx, info) => {
+      const page = await listPage(commentReplyList, ctx, info, comment.id, args);
+      return { ...page, items: shown(page.items, args.format, await spaceLevels.of(ctx, comment)) };
+    },
+  }),
+  reply: t.field({
+    type: CommentReply,
+    args: { id: t.arg.id({ required: true }), ...formatArg },
+    resolve: async (comment, args, ctx) =>
+      shown([(await replyIn(ctx, comment.spaceId, comment.id, args.id, 'view')).reply], args.format)[0],
+  }),
+}));
