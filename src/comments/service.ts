@@ -8,7 +8,7 @@ import { authorize, forbidden, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { type ActionOf, atLeast, type Level, policies } from '../kernel/permissions.js';
+import { type ActionOf, commentPermissions, type policies } from '../kernel/permissions.js';
 import { documentToMarkdown } from '../revisions/document.js';
 import { pageAt } from '../revisions/store.js';
 import { spaceLevels } from './facts.js';
@@ -25,13 +25,6 @@ export interface BodyInput {
 }
 
 const markdownOf = (body: BodyInput): string => body.markdown ?? documentToMarkdown(body.document);
-
-/** What the viewer may do with a comment or reply, by their level on its space and whether they wrote it. */
-export function commentPermissions(level: Level, postedById: string, viewerId: string) {
-  const comments = atLeast(level, policies.space.comment);
-  const author = postedById === viewerId;
-  return { view: true, edit: author && comments, reply: comments, delete: (author && comments) || atLeast(level, policies.space.admin) };
-}
 
 type SpaceAction = ActionOf<typeof policies.space>;
 

@@ -6,7 +6,7 @@ import { contentLevels } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
-import type { Level } from '../kernel/permissions.js';
+import { commentPermissions, type Level } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
 import { markdownToDocument } from '../revisions/document.js';
@@ -24,7 +24,7 @@ import {
   replyReactions,
   spaceLevels,
 } from './facts.js';
-import { commentIn, commentPermissions, replyIn, type StoredBody } from './service.js';
+import { commentIn, replyIn, type StoredBody } from './service.js';
 
 export const CommentStatusEnum = prismaEnum('CommentStatus', CommentStatus, 'open, or resolved (with resolvedAt and resolvedBy).');
 const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', { values: ['all', 'open', 'resolved'] as const });

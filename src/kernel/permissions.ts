@@ -80,6 +80,16 @@ export function permissionsOf<P extends Policy>(policy: P, level: Level): Record
   return out;
 }
 
+/**
+ * What the viewer may do with a comment or reply, by their level on its space and whether they wrote it: a body is its
+ * author's to edit; its author or the space's administrators delete it.
+ */
+export function commentPermissions(level: Level, postedById: string, viewerId: string) {
+  const comments = atLeast(level, policies.space.comment);
+  const author = postedById === viewerId;
+  return { view: true, edit: author && comments, reply: comments, delete: (author && comments) || atLeast(level, policies.space.admin) };
+}
+
 /** The level a membership gives on the organization itself. */
 export function organizationLevel(member: Membership | undefined): Level {
   if (!member) return null;
