@@ -1,12 +1,13 @@
 // Values of comments and replies computed for a page of them at once (one statement each, whatever the page size):
-// the viewer's level on their space, their page as it stands now, their repliers, their reactions; and the body
-// format a request asked for.
+// the viewer's level on their space, their page as it stands now (in the space, or in their change request), their
+// repliers, their reactions; and the body format a request asked for.
 import type { Comment, CommentReply, Revision, Space } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
 import { contentLevels } from '../kernel/authorize.js';
 import type { Level } from '../kernel/permissions.js';
 import { type PageNode, treeOf } from '../revisions/read.js';
+import { MAIN } from '../revisions/store.js';
 
 type Posted = Comment | CommentReply;
 
@@ -28,35 +29,46 @@ export type BodyFormat = 'markdown' | 'document';
 /** The format a request asked for the bodies in: markdown unless told. */
 export const bodyFormats = rowAnnotation<Posted, BodyFormat>('comment body format', async (_ctx, rows) => rows.map(() => 'markdown'));
 
-/** A comment's page in the space's current content, and whether it changed since the comment was posted. */
+/** A comment's page in the current content (the space's, or its change request's), and whether it changed since. */
 export interface CommentPage {
   id: string;
-  /** Null when the page is no longer in the space. */
+  /** Null when the page is no longer in that content. */
   node: PageNode | null;
   outdated: boolean;
 }
 
 export interface CommentFacts {
-  /** The revision the comment was posted on (the space's current one, for a comment stored without it). */
+  /** The revision the comment was posted on (the current one, for a comment stored without it). */
   revisionId: string;
   page: CommentPage | null;
 }
 
+/** `v` holds at `seq`. */
+const holds = (v: string, seq: Prisma.Sql) =>
+  Prisma.sql`${Prisma.raw(v)}."validFrom" <= ${seq} AND (${Prisma.raw(v)}."validTo" IS NULL OR ${Prisma.raw(v)}."validTo" > ${seq})`;
+
 /**
- * Where each comment's page stands: the space's current revision, whether the page's version the comment was posted
- * on is still the one there (one statement), and the page's head and path in that revision's tree (one statement for
- * all the revisions).
+ * Where each comment's page stands: the current revision (the space's, or the change request's for a comment in one),
+ * whether the page's version the comment was posted on is still the one there (one statement), and the page's head
+ * and path in that revision's tree (one statement for all the revisions). On a change request's line, a version of
+ * the primary line at its base holds unless the line has a row of its own for the page (as store.ts reads it).
  */
 export const commentFacts = rowAnnotation<Comment, CommentFacts>('comment facts', async (ctx, rows) => {
   const found = await ctx.sql<Revision & { comment: string; current: boolean }>(Prisma.sql`
     SELECT c.id AS comment, r.*, EXISTS (
              SELECT 1 FROM "PageVersion" v
-              WHERE v.id = c.version AND v."spaceId" = r."spaceId" AND v.line = r.line
-                AND v."validFrom" <= r.seq AND (v."validTo" IS NULL OR v."validTo" > r.seq)) AS current
+              WHERE v.id = c.version AND v."spaceId" = r."spaceId"
+                AND (v.line = r.line AND ${holds('v', Prisma.sql`r.seq`)}
+                     OR r.line <> ${MAIN} AND v.line = ${MAIN} AND ${holds('v', Prisma.sql`coalesce(r."baseSeq", 0)`)}
+                        AND NOT EXISTS (SELECT 1 FROM "PageVersion" own
+                                         WHERE own."spaceId" = r."spaceId" AND own.line = r.line AND own."pageId" = v."pageId"
+                                           AND ${holds('own', Prisma.sql`r.seq`)}))) AS current
       FROM unnest(${rows.map((row) => row.id)}::text[], ${rows.map((row) => row.spaceId)}::text[],
-                  ${rows.map((row) => row.pageVersionId)}::text[]) AS c(id, space, version)
+                  ${rows.map((row) => row.changeRequestId)}::text[], ${rows.map((row) => row.pageVersionId)}::text[])
+           AS c(id, space, "changeRequest", version)
       JOIN "Space" s ON s.id = c.space
-      JOIN "Revision" r ON r.id = s."revisionId"`);
+      LEFT JOIN "ChangeRequest" cr ON cr.id = c."changeRequest"
+      JOIN "Revision" r ON r.id = coalesce(cr."revisionId", s."revisionId")`);
   const byComment = new Map(found.map(({ comment, current, ...revision }) => [comment, { current, revision: revision as Revision }]));
   return Promise.all(
     rows.map(async (row): Promise<CommentFacts> => {

@@ -30,7 +30,10 @@ const reactionFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['f
 const PostCommentInput = builder.inputType('PostCommentInput', {
   fields: (t) => ({
     body: t.field({ type: 'JSON', required: true, description: bodyDescription, validate: body }),
-    page: t.string({ description: 'A page of the space’s current content.', validate: z.string().min(1).max(100) }),
+    page: t.string({
+      description: 'A page of the current content: the space’s, or the change request’s.',
+      validate: z.string().min(1).max(100),
+    }),
     node: t.string({ description: 'A node of that page (needs `page`).', validate: z.string().min(1).max(100) }),
   }),
 });
@@ -53,42 +56,47 @@ const UpdateCommentReplyInput = builder.inputType('UpdateCommentReplyInput', {
   }),
 });
 
-const commentKey = builder.args((t) => ({ spaceId: t.id({ required: true }), commentId: t.id({ required: true }) }));
+/** Where the comments are: the space's own, or a change request's (by id or number) when `changeRequestId` is given. */
+const scopeKey = builder.args((t) => ({
+  spaceId: t.id({ required: true }),
+  changeRequestId: t.id({ description: 'A change request of the space, by id or number: its comments rather than the space’s.' }),
+}));
+const commentKey = builder.args((t) => ({ ...scopeKey, commentId: t.id({ required: true }) }));
 const replyKey = builder.args((t) => ({ ...commentKey, replyId: t.id({ required: true }) }));
 
 builder.mutationFields((t) => ({
   postComment: t.field({
     type: Comment,
-    args: { spaceId: t.arg.id({ required: true }), input: t.arg({ type: PostCommentInput, required: true }) },
-    resolve: (_root, args, ctx) => service.postComment(ctx, args.spaceId, args.input as service.NewComment),
+    args: { ...scopeKey, input: t.arg({ type: PostCommentInput, required: true }) },
+    resolve: (_root, args, ctx) => service.postComment(ctx, args, args.input as service.NewComment),
   }),
   updateComment: t.field({
     type: Comment,
     args: { ...commentKey, input: t.arg({ type: UpdateCommentInput, required: true }) },
-    resolve: (_root, args, ctx) => service.updateComment(ctx, args.spaceId, args.commentId, args.input as service.CommentChange),
+    resolve: (_root, args, ctx) => service.updateComment(ctx, args, args.commentId, args.input as service.CommentChange),
   }),
   deleteComment: t.boolean({
     description: 'Deletes the comment with its replies and reactions.',
     args: commentKey,
     resolve: async (_root, args, ctx) => {
-      await service.deleteComment(ctx, args.spaceId, args.commentId);
+      await service.deleteComment(ctx, args, args.commentId);
       return true;
     },
   }),
   postCommentReply: t.field({
     type: CommentReply,
     args: { ...commentKey, input: t.arg({ type: PostCommentReplyInput, required: true }) },
-    resolve: (_root, args, ctx) => service.postReply(ctx, args.spaceId, args.commentId, args.input as { body: service.BodyInput }),
+    resolve: (_root, args, ctx) => service.postReply(ctx, args, args.commentId, args.input as { body: service.BodyInput }),
   }),
   updateCommentReply: t.field({
     type: CommentReply,
     args: { ...replyKey, input: t.arg({ type: UpdateCommentReplyInput, required: true }) },
-    resolve: (_root, args, ctx) => service.updateReply(ctx, args.spaceId, args.commentId, args.replyId, args.input as service.ReplyChange),
+    resolve: (_root, args, ctx) => service.updateReply(ctx, args, args.commentId, args.replyId, args.input as service.ReplyChange),
   }),
   deleteCommentReply: t.boolean({
     args: replyKey,
     resolve: async (_root, args, ctx) => {
-      await service.deleteReply(ctx, args.spaceId, args.commentId, args.replyId);
+      await service.deleteReply(ctx, args, args.commentId, args.replyId);
       return true;
     },
   }),

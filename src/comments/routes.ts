@@ -1,11 +1,27 @@
-// REST endpoints of a space's comments and their replies, and the REST shapes of a Comment and a CommentReply.
-import { type RestModule, route } from '../../rest/route.js';
+// REST endpoints of comments and their replies, on a space and in a change request (the same operations, scoped by
+// the change request's id or number), and the REST shapes of a Comment and a CommentReply.
+import { type RestModule, type RouteDefinition, route } from '../../rest/route.js';
 
-const comments = '/v1/spaces/:spaceId/comments';
-const comment = `${comments}/:commentId`;
-const reply = `${comment}/replies/:commentReplyId`;
-const commentField = 'space(id: $spaceId).comment(id: $commentId)';
-const replyKey = 'spaceId: $spaceId, commentId: $commentId, replyId: $commentReplyId';
+/** The ten endpoints under `base`, GitBook's operationIds ending in `suffix`, fields reached through `scope`. */
+function commentRoutes(base: `/v1${string}`, suffix: string, scope: { query: string; key: string }): RouteDefinition[] {
+  const comment = `${base}/:commentId` as const;
+  const reply = `${comment}/replies/:commentReplyId` as const;
+  const commentField = `${scope.query}.comment(id: $commentId)`;
+  const commentKey = `${scope.key}, commentId: $commentId`;
+  const replyKey = `${commentKey}, replyId: $commentReplyId`;
+  return [
+    route(`GET ${base}`, `listComments${suffix}`, `${scope.query}.comments`),
+    route(`POST ${base}`, `postComment${suffix}`, `postComment(${scope.key}, input: $body)`),
+    route(`GET ${comment}`, `getComment${suffix}`, commentField),
+    route(`PUT ${comment}`, `updateComment${suffix}`, `updateComment(${commentKey}, input: $body)`),
+    route(`DELETE ${comment}`, `deleteComment${suffix}`, `deleteComment(${commentKey})`, { status: 205 }),
+    route(`GET ${comment}/replies`, `listCommentReplies${suffix}`, `${commentField}.replies`),
+    route(`POST ${comment}/replies`, `postCommentReply${suffix}`, `postCommentReply(${commentKey}, input: $body)`),
+    route(`GET ${reply}`, `getCommentReply${suffix}`, `${commentField}.reply(id: $commentReplyId)`),
+    route(`PUT ${reply}`, `updateCommentReply${suffix}`, `updateCommentReply(${replyKey}, input: $body)`),
+    route(`DELETE ${reply}`, `deleteCommentReply${suffix}`, `deleteCommentReply(${replyKey})`, { status: 205 }),
+  ];
+}
 
 export const commentRest: RestModule = {
   fragments: {
@@ -14,15 +30,10 @@ export const commentRest: RestModule = {
     CommentReply: 'object id postedBy postedAt editedAt reactions body urls permissions',
   },
   routes: [
-    route(`GET ${comments}`, 'listCommentsInSpace', 'space(id: $spaceId).comments'),
-    route(`POST ${comments}`, 'postCommentInSpace', 'postComment(spaceId: $spaceId, input: $body)'),
-    route(`GET ${comment}`, 'getCommentInSpace', commentField),
-    route(`PUT ${comment}`, 'updateCommentInSpace', 'updateComment(spaceId: $spaceId, commentId: $commentId, input: $body)'),
-    route(`DELETE ${comment}`, 'deleteCommentInSpace', 'deleteComment(spaceId: $spaceId, commentId: $commentId)', { status: 205 }),
-    route(`GET ${comment}/replies`, 'listCommentRepliesInSpace', `${commentField}.replies`),
-    route(`POST ${comment}/replies`, 'postCommentReplyInSpace', 'postCommentReply(spaceId: $spaceId, commentId: $commentId, input: $body)'),
-    route(`GET ${reply}`, 'getCommentReplyInSpace', `${commentField}.reply(id: $commentReplyId)`),
-    route(`PUT ${reply}`, 'updateCommentReplyInSpace', `updateCommentReply(${replyKey}, input: $body)`),
-    route(`DELETE ${reply}`, 'deleteCommentReplyInSpace', `deleteCommentReply(${replyKey})`, { status: 205 }),
+    ...commentRoutes('/v1/spaces/:spaceId/comments', 'InSpace', { query: 'space(id: $spaceId)', key: 'spaceId: $spaceId' }),
+    ...commentRoutes('/v1/spaces/:spaceId/change-requests/:changeRequestId/comments', 'InChangeRequest', {
+      query: 'changeRequest(spaceId: $spaceId, id: $changeRequestId)',
+      key: 'spaceId: $spaceId, changeRequestId: $changeRequestId',
+    }),
   ],
 };

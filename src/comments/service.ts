@@ -1,14 +1,16 @@
 // Comments on a space's content, their replies and reactions: who may post, edit, resolve and delete, and the writes.
-// A comment is reached through its space's permissions: 404 for a space the viewer cannot see and for a comment that
-// is not in it (or is a change request's); posting, editing, resolving and reacting need `comment` on the space; a
+// Comments are the space's own or one change request's (the scope), always reached through the space's permissions:
+// 404 for a space the viewer cannot see and for a comment that is not in the scope named; posting, editing, resolving and reacting need `comment` on the space; a
 // body is edited by its author only; a comment or reply is deleted by its author or an admin of the space.
-import type { Comment, CommentReply, Revision } from '../generated/prisma/client.js';
+
+import { changeRequestIn } from '../change-requests/service.js';
+import type { ChangeRequest, Comment, CommentReply, Revision, Space } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { authorize, forbidden, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { type ActionOf, commentPermissions, type policies } from '../kernel/permissions.js';
+import { type ActionOf, commentPermissions, type Level, type policies } from '../kernel/permissions.js';
 import { documentToMarkdown } from '../revisions/document.js';
 import { pageAt } from '../revisions/store.js';
 import { spaceLevels } from './facts.js';
@@ -28,25 +30,62 @@ const markdownOf = (body: BodyInput): string => body.markdown ?? documentToMarkd
 
 type SpaceAction = ActionOf<typeof policies.space>;
 
-/** A comment of the space, after checking `action` on the space; the viewer's level on the space is recorded on it. */
-export async function commentIn(ctx: Context, spaceId: string, commentId: string, action: SpaceAction) {
-  const { level } = await authorize(ctx, spaces, spaceId, action);
-  const [comment] = await ctx.sql<Comment>(Prisma.sql`
-    SELECT * FROM "Comment" WHERE id = ${commentId} AND "spaceId" = ${spaceId} AND "changeRequestId" IS NULL`);
-  if (!comment) throw notFound('Comment');
-  spaceLevels.set(comment, level);
-  return { comment, level };
+/** Where a request names its comments: the space's own, or those of one of its change requests (by id or number). */
+export interface CommentLocation {
+  spaceId: string;
+  changeRequestId?: string | null;
 }
 
-/** A reply to a comment of the space, after checking `action` on the space. */
-export async function replyIn(ctx: Context, spaceId: string, commentId: string, replyId: string, action: SpaceAction) {
-  const { level } = await authorize(ctx, spaces, spaceId, action);
+/** Where comments are, found: the space, the viewer's level on it, and the change request when they are its. */
+export interface CommentScope {
+  space: Space;
+  level: Level;
+  changeRequest: ChangeRequest | null;
+}
+
+/** The scope a request names, after checking `action` on the space: 404 for a change request not in it. */
+export async function scopeOf(ctx: Context, location: CommentLocation, action: SpaceAction): Promise<CommentScope> {
+  const changeRequest = location.changeRequestId ? await changeRequestIn(ctx, location.spaceId, location.changeRequestId, action) : null;
+  const { row: space, level } = await authorize(ctx, spaces, location.spaceId, action);
+  return { space, level, changeRequest };
+}
+
+/** The condition on comment `c` of being in the scope. */
+const inScope = (scope: CommentScope) =>
+  Prisma.sql`c."spaceId" = ${scope.space.id} AND c."changeRequestId" IS NOT DISTINCT FROM ${scope.changeRequest?.id ?? null}::text`;
+
+/** The comment of the scope (404 for one of the space's other change requests, or of the space itself). */
+export async function commentAt(ctx: Context, scope: CommentScope, commentId: string): Promise<Comment> {
+  const [comment] = await ctx.sql<Comment>(Prisma.sql`SELECT * FROM "Comment" c WHERE id = ${commentId} AND ${inScope(scope)}`);
+  if (!comment) throw notFound('Comment');
+  spaceLevels.set(comment, scope.level);
+  return comment;
+}
+
+/** A reply to a comment already found (its space's level recorded on it). */
+export async function replyAt(ctx: Context, comment: Comment, replyId: string): Promise<CommentReply> {
+  const [reply] = await ctx.sql<CommentReply>(Prisma.sql`
+    SELECT * FROM "CommentReply" WHERE id = ${replyId} AND "commentId" = ${comment.id}`);
+  if (!reply) throw notFound('Comment reply');
+  spaceLevels.set(reply, await spaceLevels.of(ctx, comment));
+  return reply;
+}
+
+/** A comment where the request names it, after checking `action` on the space. */
+async function commentIn(ctx: Context, location: CommentLocation, commentId: string, action: SpaceAction) {
+  const scope = await scopeOf(ctx, location, action);
+  return { comment: await commentAt(ctx, scope, commentId), level: scope.level };
+}
+
+/** A reply to a comment where the request names it, after checking `action` on the space: one statement for both. */
+async function replyIn(ctx: Context, location: CommentLocation, commentId: string, replyId: string, action: SpaceAction) {
+  const scope = await scopeOf(ctx, location, action);
   const [reply] = await ctx.sql<CommentReply>(Prisma.sql`
     SELECT r.* FROM "CommentReply" r JOIN "Comment" c ON c.id = r."commentId"
-     WHERE r.id = ${replyId} AND r."commentId" = ${commentId} AND c."spaceId" = ${spaceId} AND c."changeRequestId" IS NULL`);
+     WHERE r.id = ${replyId} AND r."commentId" = ${commentId} AND ${inScope(scope)}`);
   if (!reply) throw notFound('Comment reply');
-  spaceLevels.set(reply, level);
-  return { reply, level };
+  spaceLevels.set(reply, scope.level);
+  return { reply, level: scope.level };
 }
 
 export interface NewComment {
@@ -55,26 +94,32 @@ export interface NewComment {
   node?: string | null;
 }
 
-/** Posts a comment on the space, on one of its current pages (and a node of it) when `page` is given. */
-export async function postComment(ctx: Context, spaceId: string, input: NewComment): Promise<Comment> {
-  const { row: space, level } = await authorize(ctx, spaces, spaceId, 'comment');
+/**
+ * Posts a comment on the space or in a change request, on a page (and a node of it) of the current content when
+ * `page` is given: the space's, or the change request's own.
+ */
+export async function postComment(ctx: Context, location: CommentLocation, input: NewComment): Promise<Comment> {
+  const { space, level, changeRequest } = await scopeOf(ctx, location, 'comment');
   if (input.node && !input.page) throw badRequest('Invalid "node": a node is on a page; give "page" too.');
   const body: StoredBody = { markdown: markdownOf(input.body) };
+  const revisionId = changeRequest?.revisionId ?? space.revisionId;
   // The page's version now: what `outdated` compares the page as it will stand with.
   let pageVersionId: string | null = null;
   if (input.page) {
-    const [revision] = await ctx.sql<Revision>(Prisma.sql`SELECT * FROM "Revision" WHERE id = ${space.revisionId}`);
+    const [revision] = await ctx.sql<Revision>(Prisma.sql`SELECT * FROM "Revision" WHERE id = ${revisionId}`);
     const version = revision && (await pageAt(ctx.sql, revision, input.page));
-    if (!version) throw badRequest('Invalid "page": no such page in the space’s current content.');
+    const where = changeRequest ? 'the change request’s' : 'the space’s';
+    if (!version) throw badRequest(`Invalid "page": no such page in ${where} current content.`);
     pageVersionId = version.id;
   }
   const comment = await ctx.prisma.comment.create({
     data: {
       id: newId(),
-      spaceId,
+      spaceId: space.id,
+      changeRequestId: changeRequest?.id ?? null,
       pageId: input.page ?? null,
       nodeId: input.node ?? null,
-      revisionId: space.revisionId,
+      revisionId,
       pageVersionId,
       postedById: ctx.viewer.userId,
       body: body as unknown as Prisma.InputJsonObject,
@@ -121,8 +166,8 @@ function reactionWrites(ctx: Context, table: ReactionTable, ownerId: string, cha
 }
 
 /** Edits the body (author only), resolves or reopens, and reacts; returns the comment as it now stands. */
-export async function updateComment(ctx: Context, spaceId: string, commentId: string, change: CommentChange): Promise<Comment> {
-  const { comment, level } = await commentIn(ctx, spaceId, commentId, 'comment');
+export async function updateComment(ctx: Context, location: CommentLocation, commentId: string, change: CommentChange): Promise<Comment> {
+  const { comment, level } = await commentIn(ctx, location, commentId, 'comment');
   if (change.body && comment.postedById !== ctx.viewer.userId) throw forbidden('edit', 'Comment');
   const now = ctx.clock.now();
   const body = change.body && { ...(comment.body as unknown as StoredBody), markdown: markdownOf(change.body) };
@@ -145,14 +190,19 @@ export async function updateComment(ctx: Context, spaceId: string, commentId: st
 }
 
 /** Deletes a comment with its replies and reactions (by cascade): its author, or an admin of the space. */
-export async function deleteComment(ctx: Context, spaceId: string, commentId: string): Promise<void> {
-  const { comment, level } = await commentIn(ctx, spaceId, commentId, 'comment');
+export async function deleteComment(ctx: Context, location: CommentLocation, commentId: string): Promise<void> {
+  const { comment, level } = await commentIn(ctx, location, commentId, 'comment');
   if (!commentPermissions(level, comment.postedById, ctx.viewer.userId).delete) throw forbidden('delete', 'Comment');
   await ctx.prisma.$executeRaw`DELETE FROM "Comment" WHERE id = ${commentId}`;
 }
 
-export async function postReply(ctx: Context, spaceId: string, commentId: string, input: { body: BodyInput }): Promise<CommentReply> {
-  const { level } = await commentIn(ctx, spaceId, commentId, 'comment');
+export async function postReply(
+  ctx: Context,
+  location: CommentLocation,
+  commentId: string,
+  input: { body: BodyInput },
+): Promise<CommentReply> {
+  const { level } = await commentIn(ctx, location, commentId, 'comment');
   const body: StoredBody = { markdown: markdownOf(input.body) };
   const reply = await ctx.prisma.commentReply.create({
     data: {
@@ -173,12 +223,12 @@ export interface ReplyChange extends ReactionsChange {
 
 export async function updateReply(
   ctx: Context,
-  spaceId: string,
+  location: CommentLocation,
   commentId: string,
   replyId: string,
   change: ReplyChange,
 ): Promise<CommentReply> {
-  const { reply, level } = await replyIn(ctx, spaceId, commentId, replyId, 'comment');
+  const { reply, level } = await replyIn(ctx, location, commentId, replyId, 'comment');
   if (change.body && reply.postedById !== ctx.viewer.userId) throw forbidden('edit', 'Comment reply');
   const now = ctx.clock.now();
   const edit = change.body
@@ -195,8 +245,8 @@ export async function updateReply(
 }
 
 /** Deletes a reply with its reactions: its author, or an admin of the space. */
-export async function deleteReply(ctx: Context, spaceId: string, commentId: string, replyId: string): Promise<void> {
-  const { reply, level } = await replyIn(ctx, spaceId, commentId, replyId, 'comment');
+export async function deleteReply(ctx: Context, location: CommentLocation, commentId: string, replyId: string): Promise<void> {
+  const { reply, level } = await replyIn(ctx, location, commentId, replyId, 'comment');
   if (!commentPermissions(level, reply.postedById, ctx.viewer.userId).delete) throw forbidden('delete', 'Comment reply');
   await ctx.prisma.$executeRaw`DELETE FROM "CommentReply" WHERE id = ${replyId}`;
 }

@@ -1,8 +1,10 @@
-// The Comment and CommentReply types, and the lists of a space's comments and a comment's replies.
+// The Comment and CommentReply types, and the lists of a space's comments, a change request's, and a comment's replies.
+
+import { ChangeRequest } from '../change-requests/types.js';
 import type { Comment as CommentRow, CommentReply as ReplyRow, User as UserRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { CommentStatus } from '../generated/prisma/enums.js';
-import { contentLevels } from '../kernel/authorize.js';
+import { authorize, contentLevels, spaces } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
@@ -24,7 +26,7 @@ import {
   replyReactions,
   spaceLevels,
 } from './facts.js';
-import { commentIn, replyIn, type StoredBody } from './service.js';
+import { commentAt, replyAt, type StoredBody } from './service.js';
 
 export const CommentStatusEnum = prismaEnum('CommentStatus', CommentStatus, 'open, or resolved (with resolvedAt and resolvedBy).');
 const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', { values: ['all', 'open', 'resolved'] as const });
@@ -60,6 +62,12 @@ const CommentPermissions = builder.objectRef<ReturnType<typeof commentPermission
     delete: t.exposeBoolean('delete', { description: 'Its author, or an admin of the space.' }),
   }),
 });
+
+/** A comment's path in the API: under its space, or under its change request. */
+const commentPath = (comment: CommentRow) =>
+  comment.changeRequestId
+    ? `spaces/${comment.spaceId}/change-requests/${comment.changeRequestId}/comments/${comment.id}`
+    : `spaces/${comment.spaceId}/comments/${comment.id}`;
 
 const permissionsOf = async (row: Posted, _args: unknown, ctx: Context) =>
   commentPermissions(await spaceLevels.of(ctx, row), row.postedById, ctx.viewer.userId);
@@ -98,7 +106,7 @@ const TargetNode = builder.objectRef<{ id: string }>('CommentTargetNode').implem
 });
 
 const TargetPage = builder.objectRef<CommentPage>('CommentTargetPage').implement({
-  description: 'The page a comment is on, as it stands in the space’s current content.',
+  description: 'The page a comment is on, as it stands in the current content: the space’s, or its change request’s.',
   fields: (t) => ({
     id: t.exposeID('id'),
     title: t.string({ nullable: true, resolve: (page) => page.node?.page.title ?? null }),
@@ -122,6 +130,7 @@ const CommentTarget = builder.objectRef<CommentRow>('CommentTarget').implement({
       resolve: async (comment, _args, ctx) => (await commentFacts.of(ctx, comment)).page,
     }),
     space: t.exposeID('spaceId'),
+    changeRequest: t.exposeID('changeRequestId', { nullable: true, description: 'The change request the comment is in, if any.' }),
     revision: t.id({
       description: 'The revision the comment was posted on.',
       resolve: async (comment, _args, ctx) => (await commentFacts.of(ctx, comment)).revisionId,
@@ -148,7 +157,7 @@ export const Comment = builder.objectRef<CommentRow>('Comment').implement({
     target: t.field({ type: CommentTarget, resolve: (comment) => comment }),
     urls: t.field({
       type: CommentUrls,
-      resolve: (comment, _args, ctx) => ({ location: apiUrl(ctx, `spaces/${comment.spaceId}/comments/${comment.id}`) }),
+      resolve: (comment, _args, ctx) => ({ location: apiUrl(ctx, commentPath(comment)) }),
     }),
     permissions: t.field({ type: CommentPermissions, resolve: permissionsOf }),
     status: t.expose('status', { type: CommentStatusEnum }),
@@ -174,10 +183,10 @@ export const CommentReply = builder.objectRef<ReplyRow>('CommentReply').implemen
     body: t.field({ type: 'JSON', description: '`{markdown}` or `{document}`, as asked.', resolve: bodyIn }),
     urls: t.field({
       type: CommentUrls,
-      // The reply's own row does not hold the space; its URL goes through the comment's, which the API resolves.
+      // The reply's own row does not hold the space or the change request: its comment's does.
       resolve: async (reply, _args, ctx) => {
         const comment = await batchedRowById<CommentRow>(ctx, 'Comment', reply.commentId);
-        return { location: apiUrl(ctx, `spaces/${comment.spaceId}/comments/${reply.commentId}/replies/${reply.id}`) };
+        return { location: apiUrl(ctx, `${commentPath(comment)}/replies/${reply.id}`) };
       },
     }),
     permissions: t.field({ type: CommentPermissions, resolve: permissionsOf }),
@@ -200,23 +209,31 @@ interface CommentListArgs {
   targetPage?: string | null;
 }
 
-/** A space's own comments (not its change requests'), newest first unless asked, read through (spaceId, postedAt, id). */
-const spaceComments: ListSource<CommentRow, CommentListArgs> = {
-  table: 'Comment',
-  parentColumn: 'spaceId',
-  orderBy: [
-    { column: 'postedAt', type: 'timestamptz' },
-    { column: 'id', type: 'text' },
-  ],
-  descending: (args) => args.order !== 'asc',
-  where: (_ctx, args) => {
-    const status = args.status && args.status !== 'all' ? Prisma.sql`AND t.status = ${args.status}::"CommentStatus"` : Prisma.empty;
-    const page = args.targetPage ? Prisma.sql`AND t."pageId" = ${args.targetPage}` : Prisma.empty;
-    return Prisma.sql`t."changeRequestId" IS NULL ${status} ${page}`;
-  },
-  scope: (spaceId, args) => `comments:${spaceId}:${args.order ?? 'desc'}:${args.status ?? 'all'}:${args.targetPage ?? ''}`,
-  annotations: [commentFacts, commentReplies, commentReactions],
-};
+/**
+ * The comments of a space (its own, not its change requests') or of a change request, newest first unless asked, read
+ * through (spaceId, postedAt, id) or changeRequestId.
+ */
+function commentsOf(parent: 'space' | 'changeRequest'): ListSource<CommentRow, CommentListArgs> {
+  return {
+    table: 'Comment',
+    parentColumn: parent === 'space' ? 'spaceId' : 'changeRequestId',
+    orderBy: [
+      { column: 'postedAt', type: 'timestamptz' },
+      { column: 'id', type: 'text' },
+    ],
+    descending: (args) => args.order !== 'asc',
+    where: (_ctx, args) => {
+      const own = parent === 'space' ? Prisma.sql`t."changeRequestId" IS NULL` : Prisma.sql`TRUE`;
+      const status = args.status && args.status !== 'all' ? Prisma.sql`AND t.status = ${args.status}::"CommentStatus"` : Prisma.empty;
+      const page = args.targetPage ? Prisma.sql`AND t."pageId" = ${args.targetPage}` : Prisma.empty;
+      return Prisma.sql`${own} ${status} ${page}`;
+    },
+    scope: (parentKey, args) => `comments:${parent}:${parentKey}:${args.order ?? 'desc'}:${args.status ?? 'all'}:${args.targetPage ?? ''}`,
+    annotations: [commentFacts, commentReplies, commentReactions],
+  };
+}
+const spaceComments = commentsOf('space');
+const changeRequestComments = commentsOf('changeRequest');
 
 const commentReplyList: ListSource<ReplyRow> = {
   table: 'CommentReply',
@@ -230,18 +247,20 @@ const commentReplyList: ListSource<ReplyRow> = {
   annotations: [replyReactions],
 };
 
+const commentListArgs = builder.args((t) => ({
+  ...listArgs,
+  ...formatArg,
+  order: t.field({ type: CommentOrderEnum, defaultValue: 'desc' }),
+  status: t.field({ type: CommentStatusFilterEnum, defaultValue: 'all', description: 'Only comments with this status.' }),
+  targetPage: t.string({ description: 'A page id: only the comments on that page.' }),
+}));
+
 // The space's own resolver has checked that the viewer can see it: whoever sees a space sees its comments.
 builder.objectFields(Space, (t) => ({
   comments: t.field({
     type: CommentList,
-    description: 'Comments on the space, newest first unless asked.',
-    args: {
-      ...listArgs,
-      ...formatArg,
-      order: t.arg({ type: CommentOrderEnum, defaultValue: 'desc' }),
-      status: t.arg({ type: CommentStatusFilterEnum, defaultValue: 'all', description: 'Only comments with this status.' }),
-      targetPage: t.arg.string({ description: 'A page id: only the comments on that page.' }),
-    },
+    description: 'Comments on the space (not those in its change requests), newest first unless asked.',
+    args: commentListArgs,
     resolve: async (space, args, ctx, info) => {
       const page = await listPage(spaceComments, ctx, info, space.id, args);
       return { ...page, items: shown(page.items, args.format, await contentLevels.of(ctx, space)) };
@@ -250,7 +269,31 @@ builder.objectFields(Space, (t) => ({
   comment: t.field({
     type: Comment,
     args: { id: t.arg.id({ required: true }), ...formatArg },
-    resolve: async (space, args, ctx) => shown([(await commentIn(ctx, space.id, args.id, 'view')).comment], args.format)[0],
+    resolve: async (space, args, ctx) => {
+      const scope = { space, level: await contentLevels.of(ctx, space), changeRequest: null };
+      return shown([await commentAt(ctx, scope, args.id)], args.format)[0];
+    },
+  }),
+}));
+
+// The change request's own resolver has checked that the viewer can see its space; the level is the space's.
+builder.objectFields(ChangeRequest, (t) => ({
+  comments: t.field({
+    type: CommentList,
+    description: 'Comments in the change request, newest first unless asked.',
+    args: commentListArgs,
+    resolve: async (changeRequest, args, ctx, info) => {
+      const page = await listPage(changeRequestComments, ctx, info, changeRequest.id, args);
+      return { ...page, items: shown(page.items, args.format) };
+    },
+  }),
+  comment: t.field({
+    type: Comment,
+    args: { id: t.arg.id({ required: true }), ...formatArg },
+    resolve: async (changeRequest, args, ctx) => {
+      const { row: space, level } = await authorize(ctx, spaces, changeRequest.spaceId, 'view');
+      return shown([await commentAt(ctx, { space, level, changeRequest }, args.id)], args.format)[0];
+    },
   }),
 }));
 
@@ -267,7 +310,6 @@ builder.objectFields(Comment, (t) => ({
   reply: t.field({
     type: CommentReply,
     args: { id: t.arg.id({ required: true }), ...formatArg },
-    resolve: async (comment, args, ctx) =>
-      shown([(await replyIn(ctx, comment.spaceId, comment.id, args.id, 'view')).reply], args.format)[0],
+    resolve: async (comment, args, ctx) => shown([await replyAt(ctx, comment, args.id)], args.format)[0],
   }),
 }));

@@ -1,44 +1,65 @@
-// Statement budgets of the comment and reply routes (see test/support/budgets.ts). Each destructive or state-changing
-// call gets a comment of its own, so the calls work in any order.
+// Statement budgets of the comment and reply routes, on a space and in a change request (see test/support/budgets.ts).
+// Each destructive or state-changing call gets a comment of its own, so the calls work in any order.
 import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
 
 const COMMENTS = '/v1/spaces/:spaceId/comments';
-const COMMENT = `${COMMENTS}/:commentId`;
-const REPLY = `${COMMENT}/replies/:commentReplyId`;
+const CR_COMMENTS = '/v1/spaces/:spaceId/change-requests/:changeRequestId/comments';
+
+/** The route keys of the ten comment routes under `comments`. */
+const keys = (comments: string) => {
+  const comment = `${comments}/:commentId`;
+  const reply = `${comment}/replies/:commentReplyId`;
+  return [
+    `GET ${comments}`,
+    `POST ${comments}`,
+    `GET ${comment}`,
+    `PUT ${comment}`,
+    `DELETE ${comment}`,
+    `GET ${comment}/replies`,
+    `POST ${comment}/replies`,
+    `GET ${reply}`,
+    `PUT ${reply}`,
+    `DELETE ${reply}`,
+  ];
+};
+
+/** The budgets of the ten routes under `comments`, in the order of `keys`. */
+const budgetsOf = (comments: string, counts: number[]) => Object.fromEntries(keys(comments).map((key, i) => [key, counts[i]]));
 
 export const commentsBudgets: DomainBudgets = {
   budgets: {
-    [`GET ${COMMENTS}`]: 8,
-    [`POST ${COMMENTS}`]: 8,
-    [`GET ${COMMENT}`]: 9,
-    [`PUT ${COMMENT}`]: 12,
-    [`DELETE ${COMMENT}`]: 5,
-    [`GET ${COMMENT}/replies`]: 9,
-    [`POST ${COMMENT}/replies`]: 8,
-    [`GET ${REPLY}`]: 10,
-    [`PUT ${REPLY}`]: 11,
-    [`DELETE ${REPLY}`]: 5,
+    ...budgetsOf(COMMENTS, [8, 8, 8, 12, 5, 8, 8, 8, 11, 5]),
+    ...budgetsOf(CR_COMMENTS, [10, 10, 10, 14, 7, 10, 10, 10, 13, 7]),
   },
   calls: async ({ t, admin, space }) => {
-    const base = `/v1/spaces/${space.id}/comments`;
-    const comment = async () =>
-      (await t.request('POST', base, { token: admin.token, body: { body: { markdown: 'Budget' } } })).body.id as string;
-    const reply = async (commentId: string) =>
-      (await t.request('POST', `${base}/${commentId}/replies`, { token: admin.token, body: { body: { markdown: 'Re' } } })).body
-        .id as string;
-    const [read, updated, deleted, replied] = [await comment(), await comment(), await comment(), await comment()];
-    const [readReply, updatedReply, deletedReply] = [await reply(replied), await reply(replied), await reply(replied)];
+    const changeRequest = (await t.request('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: {} })).body
+      .id as string;
+    /** The calls of the ten routes under `base`, on comments and replies posted there. */
+    const callsUnder = async (comments: string, base: string) => {
+      const comment = async () =>
+        (await t.request('POST', base, { token: admin.token, body: { body: { markdown: 'Budget' } } })).body.id as string;
+      const reply = async (commentId: string) =>
+        (await t.request('POST', `${base}/${commentId}/replies`, { token: admin.token, body: { body: { markdown: 'Re' } } })).body
+          .id as string;
+      const [read, updated, deleted, replied] = [await comment(), await comment(), await comment(), await comment()];
+      const [readReply, updatedReply, deletedReply] = [await reply(replied), await reply(replied), await reply(replied)];
+      const calls: BudgetCall[] = [
+        { path: base },
+        { path: base, body: { body: { markdown: 'Budget' } } },
+        { path: `${base}/${read}` },
+        { path: `${base}/${updated}`, body: { resolved: true, addedReactions: ['👍'] } },
+        { path: `${base}/${deleted}` },
+        { path: `${base}/${replied}/replies` },
+        { path: `${base}/${replied}/replies`, body: { body: { markdown: 'Re' } } },
+        { path: `${base}/${replied}/replies/${readReply}` },
+        { path: `${base}/${replied}/replies/${updatedReply}`, body: { addedReactions: ['👍'] } },
+        { path: `${base}/${replied}/replies/${deletedReply}` },
+      ];
+      return Object.fromEntries(keys(comments).map((key, i) => [key, calls[i]]));
+    };
     const calls: Record<string, BudgetCall> = {
-      [`GET ${COMMENTS}`]: { path: base },
-      [`POST ${COMMENTS}`]: { path: base, body: { body: { markdown: 'Budget' } } },
-      [`GET ${COMMENT}`]: { path: `${base}/${read}` },
-      [`PUT ${COMMENT}`]: { path: `${base}/${updated}`, body: { resolved: true, addedReactions: ['👍'] } },
-      [`DELETE ${COMMENT}`]: { path: `${base}/${deleted}` },
-      [`GET ${COMMENT}/replies`]: { path: `${base}/${replied}/replies` },
-      [`POST ${COMMENT}/replies`]: { path: `${base}/${replied}/replies`, body: { body: { markdown: 'Re' } } },
-      [`GET ${REPLY}`]: { path: `${base}/${replied}/replies/${readReply}` },
-      [`PUT ${REPLY}`]: { path: `${base}/${replied}/replies/${updatedReply}`, body: { addedReactions: ['👍'] } },
-      [`DELETE ${REPLY}`]: { path: `${base}/${replied}/replies/${deletedReply}` },
+      ...(await callsUnder(COMMENTS, `/v1/spaces/${space.id}/comments`)),
+      ...(await callsUnder(CR_COMMENTS, `/v1/spaces/${space.id}/change-requests/${changeRequest}/comments`)),
     };
     return calls;
   },

@@ -72,6 +72,25 @@ const endpoints: Record<string, Endpoint> = {
   'GET /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId': { action: 'view' },
   'PUT /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId': { action: 'comment', body: () => ({ addedReactions: ['👍'] }) },
   'DELETE /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId': { action: 'admin' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments': { action: 'view' },
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/comments': {
+    action: 'comment',
+    body: () => ({ body: { markdown: 'Matrix' } }),
+  },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId': { action: 'view' },
+  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId': { action: 'comment', body: () => ({ resolved: true }) },
+  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId': { action: 'admin' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies': { action: 'view' },
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies': {
+    action: 'comment',
+    body: () => ({ body: { markdown: 'Matrix' } }),
+  },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId': { action: 'view' },
+  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId': {
+    action: 'comment',
+    body: () => ({ addedReactions: ['👍'] }),
+  },
+  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId': { action: 'admin' },
 };
 for (const kind of ['spaces/:spaceId', 'collections/:collectionId']) {
   const base = `/v1/${kind}/permissions`;
@@ -125,11 +144,20 @@ async function freshObject(kind: Kind, deleted: boolean): Promise<string> {
   if (kind === 'space' && !deleted) {
     await publish(t.prisma, id, { pages: [page('matrixPage', 'Matrix')], files: [file('matrixFile', 'matrix.png')] });
     expect((await t.request('POST', `/v1/spaces/${id}/change-requests`, { token: world.admin.token })).status).toBe(201);
-    // A comment and a reply by the admin (`${id}C`, `${id}R`), for the endpoints of comments.
-    await t.prisma.comment.create({ data: { id: `${id}C`, spaceId: id, postedById: world.admin.userId, body: { markdown: 'Matrix' } } });
-    await t.prisma.commentReply.create({
-      data: { id: `${id}R`, commentId: `${id}C`, postedById: world.admin.userId, body: { markdown: 'Re' } },
-    });
+    // A comment and a reply by the admin (`${id}C`, `${id}R`), for the endpoints of comments: on the space, and the
+    // same ids with `CR` in change request 1, for those of a change request's comments.
+    const changeRequestId = (await t.prisma.changeRequest.findFirstOrThrow({ where: { spaceId: id, number: 1 } })).id;
+    for (const [suffix, scope] of [
+      ['', null],
+      ['CR', changeRequestId],
+    ] as const) {
+      const comment = `${id}C${suffix}`;
+      const data = { id: comment, spaceId: id, changeRequestId: scope, postedById: world.admin.userId, body: { markdown: 'Matrix' } };
+      await t.prisma.comment.create({ data });
+      await t.prisma.commentReply.create({
+        data: { id: `${id}R${suffix}`, commentId: comment, postedById: world.admin.userId, body: { markdown: 'Re' } },
+      });
+    }
   }
   return id;
 }
@@ -156,6 +184,7 @@ describe('the permission matrix of content endpoints', () => {
       const person = people[persona];
       const id = await freshObject(kind, endpoint.deleted ?? false);
       const permissions = await advertised(kind, id, person);
+      const inChangeRequest = route.path.includes('/change-requests/:changeRequestId/comments');
       const path = route.path
         .replace(/:spaceId|:collectionId/, id)
         .replace(':userId', world.reader.userId)
@@ -164,8 +193,8 @@ describe('the permission matrix of content endpoints', () => {
         .replace(':pageId', 'matrixPage')
         .replace(':fileId', 'matrixFile')
         .replace(':pagePath', 'matrix')
-        .replace(':commentReplyId', `${id}R`)
-        .replace(':commentId', `${id}C`);
+        .replace(':commentReplyId', `${id}R${inChangeRequest ? 'CR' : ''}`)
+        .replace(':commentId', `${id}C${inChangeRequest ? 'CR' : ''}`);
       const body = endpoint.body?.({ grantee: world.reader.userId, team, target: world.secondOrganizationId });
       const res = await t.request(route.method, path, { token: person.token, body });
       outcomes[persona] = res.status;
