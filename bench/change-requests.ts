@@ -14,7 +14,7 @@
 // chain a request on the body of the one before while timing each step on its own.
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import { newId } from '../src/kernel/ids.js';
-import { MAIN, type PageContent, writeRevision } from '../src/revisions/store.js';
+import { MAIN, type PageContent, pageContent, writeRevision } from '../src/revisions/store.js';
 import { seedOrganization } from './seed.js';
 
 export const CHANGE_REQUEST_SCENARIO = 'POST /v1/spaces/{id}/change-requests + content + merge (1,000 pages)';
@@ -49,31 +49,17 @@ const markdownOf = (title: string, note: string) =>
 
 function pagesOfSpace(): PageContent[] {
   const now = new Date();
-  const page = (title: string, slug: string, parentId: string | null, position: number): PageContent => ({
-    pageId: newId(),
-    parentId,
-    type: 'document',
-    title,
-    emoji: null,
-    icon: null,
-    slug,
-    description: null,
-    documentId: null,
-    document: null,
-    markdown: markdownOf(title, 'As written at first.'),
-    target: null,
-    layout: null,
-    cover: null,
-    computed: null,
-    hidden: false,
-    noIndex: false,
-    noRobotsIndex: false,
-    position,
-    gitOid: null,
-    gitPath: null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const page = (title: string, slug: string, parentId: string | null, position: number): PageContent =>
+    pageContent({
+      pageId: newId(),
+      parentId,
+      title,
+      slug,
+      markdown: markdownOf(title, 'As written at first.'),
+      position,
+      createdAt: now,
+      updatedAt: now,
+    });
   return Array.from({ length: SECTIONS }, (_, s) => {
     const section = page(`Section ${s + 1}`, `section-${s + 1}`, null, s);
     return [

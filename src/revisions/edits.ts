@@ -13,7 +13,7 @@ import { badRequest } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { readMarkdown } from './markdown.js';
 import { PAGE_TREE_LEVELS } from './read.js';
-import { type FileContent, type PageContent, pageColumns, type RevisionChanges, sameColumns } from './store.js';
+import { type FileContent, type PageContent, pageColumns, pageContent, type RevisionChanges, sameColumns } from './store.js';
 
 interface PageMetadata {
   title?: string | null;
@@ -160,31 +160,23 @@ export async function applyChanges(context: EditContext, operations: readonly Co
         const { meta, markdown, document } = contentOf(change, field);
         const title = meta.title ?? DEFAULT_TITLE;
         const id = newId();
-        const page: Draft = {
+        const page: Draft = pageContent({
           pageId: id,
           parentId,
-          type: 'document',
           title,
           emoji: meta.emoji || null,
           icon: meta.icon || null,
           slug: slugFor(title, meta.slug, parentId, id, field),
           description: meta.description ?? null,
-          documentId: null,
           document: (document ?? null) as Draft['document'],
           markdown: markdown ?? null,
-          target: null,
-          layout: null,
-          cover: null,
-          computed: null,
           hidden: meta.hidden ?? false,
           noIndex: meta.noIndex ?? false,
           noRobotsIndex: meta.noRobotsIndex ?? false,
           position: positionAt(parentId, change.at, id),
-          gitOid: null,
-          gitPath: null,
           createdAt: context.now,
           updatedAt: context.now,
-        };
+        });
         pages.set(id, page);
         if (change.ref) refs.set(change.ref, id);
         touch(id, 'insert_page');

@@ -48,6 +48,33 @@ export const fileAt = async (sql: SqlRunner, at: RevisionPoint, fileId: string) 
 export type PageContent = Omit<PageVersion, 'id' | 'spaceId' | 'line' | 'validFrom' | 'validTo' | 'deleted'>;
 export type FileContent = Omit<FileVersion, 'id' | 'spaceId' | 'line' | 'validFrom' | 'validTo' | 'deleted'>;
 
+/** A page's content from what sets it apart; every other column takes its default (a top-level document, no body). */
+export function pageContent(
+  fields: Pick<PageContent, 'pageId' | 'title' | 'slug' | 'createdAt' | 'updatedAt'> & Partial<PageContent>,
+): PageContent {
+  return {
+    parentId: null,
+    type: 'document',
+    emoji: null,
+    icon: null,
+    description: null,
+    documentId: null,
+    document: null,
+    markdown: null,
+    target: null,
+    layout: null,
+    cover: null,
+    computed: null,
+    hidden: false,
+    noIndex: false,
+    noRobotsIndex: false,
+    position: 0,
+    gitOid: null,
+    gitPath: null,
+    ...fields,
+  };
+}
+
 export interface RevisionChanges {
   /** Pages added or changed, whole. */
   pages?: readonly PageContent[];

@@ -1,39 +1,22 @@
 // Content for the tests of content reads: pages and files as a revision holds them, written with the store and made
 // a space's current content the way a merge does it (Space.revisionId pointed at the new revision).
 import type { FileVersion, PageVersion, PrismaClient } from '../../src/generated/prisma/client.js';
-import { type FileContent, MAIN, type PageContent, type RevisionChanges, writeRevision } from '../../src/revisions/store.js';
+import { type FileContent, MAIN, type PageContent, pageContent, type RevisionChanges, writeRevision } from '../../src/revisions/store.js';
 import { expectMatchesDocument } from '../support/openapi.js';
 
 const CREATED = new Date('2026-01-01T00:00:00.000Z');
 
 /** A document page at the top level, unless placed. */
 export function page(pageId: string, title: string, overrides: Partial<PageContent> = {}): PageContent {
-  return {
+  return pageContent({
     pageId,
-    parentId: null,
-    type: 'document',
     title,
-    emoji: null,
-    icon: null,
     slug: title.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-    description: null,
-    documentId: null,
-    document: null,
     markdown: `# ${title}\n\nAbout ${title}.\n`,
-    target: null,
-    layout: null,
-    cover: null,
-    computed: null,
-    hidden: false,
-    noIndex: false,
-    noRobotsIndex: false,
-    position: 0,
-    gitOid: null,
-    gitPath: null,
     createdAt: CREATED,
     updatedAt: CREATED,
     ...overrides,
-  };
+  });
 }
 
 export function file(fileId: string, name: string, overrides: Partial<FileContent> = {}): FileContent {
