@@ -2,13 +2,12 @@
 // page of its files. Each read is the store's own statement (captured from store.ts, never restated here) with a
 // projection or a page around it, and the reads of every revision asked for in the same tick run as one statement,
 // one UNION ALL branch per revision: a query over many spaces' contents costs what one costs.
-import type { SqlRunner } from '../db/client.js';
 import { type FileVersion, type PageVersion, Prisma, type Revision } from '../generated/prisma/client.js';
 import { type Context, loaderFor } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
 import type { ListPage } from '../kernel/lists.js';
 import { parseLimit } from '../kernel/pagination.js';
-import { fileAt, filesAt, pageAt, pageColumns, pagesAt } from './store.js';
+import { pageColumns, rowsAt } from './store.js';
 
 /**
  * Levels of pages a tree may have (top-level pages are the first). REST writes a tree to this depth (a GraphQL
@@ -25,16 +24,6 @@ const HEAD_COLUMNS = ['pageId', ...pageColumns.filter((column) => column !== 'ma
 
 const columns = (names: readonly string[]) => Prisma.raw(names.map((name) => `v."${name}"`).join(', '));
 
-/** The statement a store read runs, captured instead of run, to build on. */
-async function statementOf(read: (sql: SqlRunner) => Promise<unknown>): Promise<Prisma.Sql> {
-  let statement: Prisma.Sql | undefined;
-  await read(async (query) => {
-    statement = query;
-    return [];
-  });
-  return statement!;
-}
-
 type Row = Record<string, unknown>;
 
 /**
@@ -42,19 +31,14 @@ type Row = Record<string, unknown>;
  * statement tagged with its place; `result` turns a key's rows into its value. A UNION ALL promises no order, so a
  * statement whose order matters numbers its rows (`__n`).
  */
-function batchedRead<K, V>(
-  name: string,
-  cacheKey: (key: K) => string,
-  statementFor: (key: K) => Promise<Prisma.Sql>,
-  result: (rows: Row[]) => V,
-) {
+function batchedRead<K, V>(name: string, cacheKey: (key: K) => string, statementFor: (key: K) => Prisma.Sql, result: (rows: Row[]) => V) {
   const loader = Symbol(name);
   return (ctx: Context, key: K): Promise<V> =>
     loaderFor<K, V, string>(
       ctx,
       loader,
       async (keys) => {
-        const statements = await Promise.all(keys.map(statementFor));
+        const statements = keys.map(statementFor);
         const rows = await ctx.sql<Row & { __batch: number }>(
           Prisma.join(
             statements.map((statement, i) => Prisma.sql`SELECT ${i}::int AS "__batch", q.* FROM (${statement}) q`),
@@ -125,7 +109,7 @@ export function buildTree(pages: readonly PageHead[]): PageTree {
 export const treeOf = batchedRead<Revision, PageTree>(
   'page trees',
   (revision) => revision.id,
-  async (revision) => Prisma.sql`SELECT ${columns(HEAD_COLUMNS)} FROM (${await statementOf((sql) => pagesAt(sql, revision))}) v`,
+  (revision) => Prisma.sql`SELECT ${columns(HEAD_COLUMNS)} FROM (${rowsAt('PageVersion', revision)}) v`,
   (rows) => buildTree(rows as unknown as PageHead[]),
 );
 
@@ -133,8 +117,7 @@ export const treeOf = batchedRead<Revision, PageTree>(
 export const bodyOf = batchedRead<{ revision: Revision; pageId: string }, PageBody | null>(
   'page bodies',
   ({ revision, pageId }) => `${revision.id}:${pageId}`,
-  async ({ revision, pageId }) =>
-    Prisma.sql`SELECT v.markdown, v.document FROM (${await statementOf((sql) => pageAt(sql, revision, pageId))}) v`,
+  ({ revision, pageId }) => Prisma.sql`SELECT v.markdown, v.document FROM (${rowsAt('PageVersion', revision, { key: pageId })}) v`,
   ([row]) => (row as PageBody | undefined) ?? null,
 );
 
@@ -149,8 +132,7 @@ const inOrder = (rows: Row[]) => rows.sort((a, b) => Number(a.__n) - Number(b.__
 export const filesOf = batchedRead<Revision, FileVersion[]>(
   'revision files',
   (revision) => revision.id,
-  async (revision) =>
-    Prisma.sql`SELECT v.*, row_number() OVER (ORDER BY ${FILE_ORDER}) AS "__n" FROM (${await statementOf((sql) => filesAt(sql, revision))}) v`,
+  (revision) => Prisma.sql`SELECT v.*, row_number() OVER (ORDER BY ${FILE_ORDER}) AS "__n" FROM (${rowsAt('FileVersion', revision)}) v`,
   inOrder,
 );
 
@@ -158,7 +140,7 @@ export const filesOf = batchedRead<Revision, FileVersion[]>(
 export const fileOf = batchedRead<{ revision: Revision; fileId: string }, FileVersion | null>(
   'revision file',
   ({ revision, fileId }) => `${revision.id}:${fileId}`,
-  async ({ revision, fileId }) => Prisma.sql`SELECT v.* FROM (${await statementOf((sql) => fileAt(sql, revision, fileId))}) v`,
+  ({ revision, fileId }) => Prisma.sql`SELECT v.* FROM (${rowsAt('FileVersion', revision, { key: fileId })}) v`,
   ([row]) => (row as FileVersion | undefined) ?? null,
 );
 
@@ -176,10 +158,10 @@ const fileListScope = (revision: Revision) => `revisions/${revision.id}/files`;
 const filePageOf = batchedRead<FilePageKey, { rows: FileVersion[]; total: number }>(
   'revision file pages',
   ({ revision, page, take }) => `${revision.id}:${take}:${page ?? ''}`,
-  async ({ revision, after, take }) => {
+  ({ revision, after, take }) => {
     const keyset = after ? Prisma.sql`WHERE (${FILE_ORDER}) > (${after[0]}::text, ${after[1]}::text)` : Prisma.empty;
     return Prisma.sql`
-      WITH files AS (${await statementOf((sql) => filesAt(sql, revision))})
+      WITH files AS (${rowsAt('FileVersion', revision)})
       SELECT page.*, total."__total" FROM (SELECT count(*)::int AS "__total" FROM files) total
       LEFT JOIN LATERAL (
         SELECT v.*, row_number() OVER (ORDER BY ${FILE_ORDER}) AS "__n" FROM files v ${keyset} ORDER BY ${FILE_ORDER} LIMIT ${take + 1}

@@ -16,11 +16,11 @@ export const MAIN = 'main';
 /** Where a revision sits: its line, its seq in the line, and (for a change request's line) the primary seq below it. */
 export type RevisionPoint = Pick<Revision, 'spaceId' | 'line' | 'seq' | 'baseSeq'>;
 
-type Versioned = 'PageVersion' | 'FileVersion';
+export type Versioned = 'PageVersion' | 'FileVersion';
 const keyColumn = { PageVersion: 'pageId', FileVersion: 'fileId' } as const;
 
-/** The rows of `table` that make up the revision (tombstones excluded): one statement. */
-function rowsAt(table: Versioned, at: RevisionPoint, only?: { key: string }): Prisma.Sql {
+/** The statement of the rows of `table` that make up the revision (tombstones excluded), for reads that build on it. */
+export function rowsAt(table: Versioned, at: RevisionPoint, only?: { key: string }): Prisma.Sql {
   const t = Prisma.raw(`"${table}"`);
   const key = Prisma.raw(`"${keyColumn[table]}"`);
   const one = only ? Prisma.sql`AND v.${key} = ${only.key}` : Prisma.empty;
