@@ -3,7 +3,8 @@
 // Prices the REST-on-GraphQL path: the same reads through REST (/v1), through POST /graphql with the same selection,
 // through a hand-written Koa + Prisma baseline (bench/baseline.ts) and through the physical limit, the same SQL on
 // node:http and node-postgres (bench/raw-baseline.ts), both returning byte-identical JSON, plus one write, and the
-// change-request sequence on a 1,000-page space (bench/change-requests.ts). Servers run
+// change-request sequence on a 1,000-page space (bench/change-requests.ts), and search over 10,000 pages
+// (bench/search.ts). Servers run
 // in their own processes; autocannon drives them from this one. Variants run interleaved, round after round in
 // rotating order, so that machine drift spreads over all of them; each figure is the median of rounds.
 // Results: a table on stdout, and JSON in bench/results/.
@@ -30,6 +31,7 @@ import {
   measureChangeRequests,
   seedPagedSpaces,
 } from './change-requests.js';
+import { measureSearch, SEARCH_SCENARIO, type SearchResults, searchTable, seedSearchContent } from './search.js';
 import { seedOrganization } from './seed.js';
 
 const { values: flags } = parseArgs({
@@ -48,6 +50,7 @@ const duration = Number(flags.duration);
 const rounds = Number(flags.rounds);
 const connections = Number(flags.connections);
 const changeRequestScenario = CHANGE_REQUEST_SCENARIO.includes(flags.only);
+const searchScenario = SEARCH_SCENARIO.includes(flags.only);
 
 /** The documented data set at scale 1; every count is multiplied by --scale. */
 const dataSet = (factor: number) => ({
@@ -305,6 +308,9 @@ try {
     ? undefined
     : await seedOrganization(db.prisma, { title: 'Bench x10', ownerId: owner.id, ...dataSet(scale * 10) });
   const pagedSpaces = changeRequestScenario ? await seedPagedSpaces(db.prisma, owner.id, changeRequestSpacesNeeded(rounds)) : [];
+  const searchReader = searchScenario ? await createUser(db.prisma, { email: 'reader@example.com', name: 'Reader' }) : undefined;
+  const searchSeed = searchReader ? await seedSearchContent(db.prisma, owner.id, searchReader.id) : undefined;
+  const searchReaderToken = searchReader ? (await createToken(db.prisma, { email: searchReader.email })).token : '';
   await db.prisma.$executeRawUnsafe('VACUUM ANALYZE');
   await db.close();
 
@@ -316,6 +322,8 @@ try {
   // Its own process, so that the other processes' peak RSS stays that of their traffic.
   const productChangeRequests = changeRequestScenario ? await startServer('product', database.url, secret) : undefined;
   if (productChangeRequests) servers.push(productChangeRequests);
+  const productSearch = searchSeed ? await startServer('product', database.url, secret) : undefined;
+  if (productSearch) servers.push(productSearch);
 
   const list = variants(product, productGraphql, productWrites, baseline, raw, main.organizationId, main.spaceIds).filter((v) =>
     v.scenario.includes(flags.only),
@@ -342,6 +350,11 @@ try {
     log(`measuring ${CHANGE_REQUEST_SCENARIO}: ${rounds} rounds x ${duration}s per number of connections`);
     const measured = await measureChangeRequests(productChangeRequests, token, pagedSpaces, { rounds, seconds: duration, log });
     changeRequests = { ...measured, peakRssMiB: Math.round((await productChangeRequests.stats()).maxRssKb / 1024) };
+  }
+  let search: SearchResults | undefined;
+  if (productSearch && searchSeed) {
+    log(`measuring ${SEARCH_SCENARIO}: ${rounds} rounds`);
+    search = await measureSearch(productSearch, { admin: token, reader: searchReaderToken }, searchSeed, { rounds, log });
   }
   const [productStats, graphqlStats, baselineStats, rawStats] = await Promise.all([
     product.stats(),
@@ -396,6 +409,7 @@ try {
     ratios,
     scaleCheck,
     changeRequests,
+    search,
     targets,
   };
   const dir = path.join(import.meta.dirname, 'results');
@@ -424,6 +438,7 @@ try {
   if (scaleCheck)
     console.log(`list-100 p50: ${scaleCheck.p50} ms at 1x, ${scaleCheck.p50AtTenTimes} ms at 10x (${scaleCheck.growth.toFixed(2)}x)`);
   if (changeRequests) console.log(`\n${changeRequestTable(changeRequests)}\nPeak RSS serving it: ${changeRequests.peakRssMiB} MiB`);
+  if (search) console.log(`\n${searchTable(search)}`);
   console.log('\nTargets:');
   for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target} (${t.value.toFixed(2)})`);
 } finally {

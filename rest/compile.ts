@@ -39,7 +39,7 @@ import {
   visitWithTypeInfo,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import type { RestModule, RouteDefinition } from './route.js';
+import type { RestModule, RouteDefinition, Status } from './route.js';
 import { jsonWriter, type ObjectPlan, type OutputPlan, TYPE_KEY, type Writer } from './writer.js';
 
 /** Where a variable's value comes from in the HTTP request. */
@@ -63,6 +63,8 @@ export interface CompiledRoute {
   plan: OutputPlan;
   /** Writes the body's REST JSON. */
   write: Writer;
+  /** The status a Boolean of the result chooses instead (route.ts, AlternateStatus): its response keys from `data`. */
+  alternateStatus?: { status: Status; keys: readonly string[]; whenFalse: boolean };
 }
 
 const restSpellings = new WeakMap<GraphQLEnumType, { toRest: Map<string, string>; fromRest: Map<string, string> }>();
@@ -274,6 +276,7 @@ function operationFromFieldPath(schema: GraphQLSchema, fragments: Fragments, def
   // Rebuild the nested selection from the leaf outwards, the leaf with its default selection.
   let selection = fragments.defaultSelection(getNamedType(leaf.type));
   for (const field of [...chain].reverse()) selection = selectionSet([{ ...field, selectionSet: selection }]);
+  if (definition.alternateStatus) selection = withFieldAt(selection!, alternateKeys(definition.alternateStatus.when));
   const operation: OperationDefinitionNode = {
     kind: Kind.OPERATION_DEFINITION,
     operation: rootType === schema.getQueryType() ? ('query' as never) : ('mutation' as never),
@@ -286,6 +289,39 @@ function operationFromFieldPath(schema: GraphQLSchema, fragments: Fragments, def
     selectionSet: selection!,
   };
   return { operation, bodyPath: chain.map((field) => field.alias?.value ?? field.name.value) };
+}
+
+/** The response keys of an alternate status's Boolean, from `data`, without its `!`. */
+const alternateKeys = (when: string) => when.replace(/^!/, '').split('.');
+
+/** The selection with the field at these response keys added where it is missing (only the last key may be). */
+function withFieldAt(set: SelectionSetNode, keys: readonly string[]): SelectionSetNode {
+  const [key, ...rest] = keys;
+  const index = set.selections.findIndex((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === key);
+  if (index < 0) {
+    if (rest.length) throw new Error(`the alternate status's ${keys.join('.')} leads through ${key}, which is not selected.`);
+    return selectionSet([...set.selections, fieldNode(key)]);
+  }
+  if (!rest.length) return set;
+  const field = set.selections[index] as FieldNode;
+  const selections = [...set.selections];
+  selections[index] = { ...field, selectionSet: withFieldAt(field.selectionSet ?? selectionSet([]), rest) };
+  return selectionSet(selections);
+}
+
+/** The keys of an alternate status, checked against the plan of `data`: they must lead to a Boolean. */
+function alternateOf(definition: RouteDefinition, root: OutputPlan): CompiledRoute['alternateStatus'] {
+  if (!definition.alternateStatus) return undefined;
+  const { status, when } = definition.alternateStatus;
+  const keys = alternateKeys(when);
+  let plan = root;
+  for (const key of keys) {
+    const field = plan.kind === 'object' ? plan.fields.find((f) => f.key === key) : undefined;
+    if (!field) throw new Error(`the alternate status's ${when} is not in the selection.`);
+    plan = field.plan;
+  }
+  if (plan.kind !== 'leaf' || plan.scalar !== 'Boolean') throw new Error(`the alternate status's ${when} is not a Boolean.`);
+  return { status, keys, whenFalse: when.startsWith('!') };
 }
 
 /** Adds `__restType: __typename` to every selection on an interface or union, for the writer to dispatch on. */
@@ -344,7 +380,9 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
     );
     const rootType = compiledOperation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
     const planner = new Planner(schema, fragmentMap, fragments.keepNull);
-    let plan: OutputPlan = planner.plan(rootType, compiledOperation.selectionSet);
+    const rootPlan = planner.plan(rootType, compiledOperation.selectionSet);
+    const alternateStatus = alternateOf(definition, rootPlan);
+    let plan: OutputPlan = rootPlan;
     for (const key of bodyPath) {
       const field = plan.kind === 'object' ? plan.fields.find((f) => f.key === key) : undefined;
       if (!field) throw new Error(`the body path ${bodyPath.join('.')} is not in the selection.`);
@@ -355,7 +393,7 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
     const run: CompiledRoute['run'] = isCompiledQuery(jit)
       ? (context, variableValues) => jit.query(undefined, context, variableValues)
       : (contextValue, variableValues) => execute({ schema, document, operationName: definition.name, variableValues, contextValue });
-    return { definition, document, run, variables, bodyPath, plan, write: jsonWriter(plan) };
+    return { definition, document, run, variables, bodyPath, plan, write: jsonWriter(plan), alternateStatus };
   } catch (error) {
     throw new Error(`Route ${where} (${definition.name}): ${(error as Error).message}`);
   }

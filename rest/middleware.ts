@@ -55,6 +55,14 @@ function sendError(ctx: KoaContext, status: number, message: string) {
   ctx.body = { error: { code: status, message } };
 }
 
+/** The route's status, or its alternate when the result's Boolean says so. */
+function statusOfResult(route: CompiledRoute, data: unknown): number {
+  const alternate = route.alternateStatus;
+  if (!alternate) return route.definition.status;
+  const flag = alternate.keys.reduce<unknown>((value, key) => (value as Record<string, unknown> | null)?.[key], data);
+  return flag === !alternate.whenFalse ? alternate.status : route.definition.status;
+}
+
 export function restMiddleware(options: RestOptions): Middleware {
   const { idPattern } = options;
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
@@ -74,7 +82,10 @@ export function restMiddleware(options: RestOptions): Middleware {
         variables[name] = value;
       } else if (source === 'query') {
         const raw = ctx.query[name];
-        if (raw === undefined) continue;
+        if (raw === undefined) {
+          if (isNonNullType(type)) throw new RestError(400, `Invalid "${name}": required.`);
+          continue;
+        }
         const texts = Array.isArray(raw) ? raw : [raw];
         variables[name] = isList(type) ? texts.map((text) => queryValue(name, text, type)) : queryValue(name, texts[0], type);
       } else if (METHODS_WITH_BODY.has(ctx.method)) {
@@ -98,7 +109,7 @@ export function restMiddleware(options: RestOptions): Middleware {
     const body = route.bodyPath.reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], result.data);
     const preference = route.definition.returnPreference ? /\breturn=(minimal|representation)\b/.exec(ctx.get('prefer'))?.[1] : undefined;
     if (preference) ctx.set('Preference-Applied', `return=${preference}`);
-    const status = preference === 'minimal' ? 204 : route.definition.status;
+    const status = preference === 'minimal' ? 204 : statusOfResult(route, result.data);
     ctx.status = status;
     if (status === 204 || status === 205) {
       ctx.body = null;

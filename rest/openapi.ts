@@ -13,7 +13,7 @@ import {
 } from 'graphql';
 import { type CompiledRoute, enumSpellings, type VariableBinding } from './compile.js';
 import { MAX_BODY } from './middleware.js';
-import type { RouteDefinition } from './route.js';
+import type { RouteDefinition, Status } from './route.js';
 import type { ObjectPlan, OutputPlan } from './writer.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -223,16 +223,17 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
     // A body whose fields are all optional may be left out (the engine reads it as {}).
     const bodyRequired =
       isInputObjectType(bodyType) && Object.values(bodyType.getFields()).some((f) => isNonNullType(f.type) && f.defaultValue === undefined);
-    const empty = definition.status === 204 || definition.status === 205;
-    const success = {
-      description: STATUS_TEXT[definition.status],
+    const success = (status: Status) => ({
+      description: STATUS_TEXT[status],
       headers: {
         ...RATE_HEADERS,
-        ...(definition.status === 201 ? { Location: { description: 'The URL of the created resource.', schema: { type: 'string' } } } : {}),
+        ...(status === 201 ? { Location: { description: 'The URL of the created resource.', schema: { type: 'string' } } } : {}),
         ...(definition.returnPreference ? PREFERENCE_APPLIED : {}),
       },
-      ...(empty ? {} : { content: { 'application/json': { schema: components.output(route.plan, bodyName(route)) } } }),
-    };
+      ...(status === 204 || status === 205
+        ? {}
+        : { content: { 'application/json': { schema: components.output(route.plan, bodyName(route)) } } }),
+    });
     const path = specPath(definition.path);
     paths[path] ??= {};
     paths[path][definition.method.toLowerCase()] = {
@@ -246,7 +247,8 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
         ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: components.input(body.type) } } } }
         : {}),
       responses: {
-        [definition.status]: success,
+        [definition.status]: success(definition.status),
+        ...(definition.alternateStatus && { [definition.alternateStatus.status]: success(definition.alternateStatus.status) }),
         ...(definition.returnPreference && {
           204: {
             description: 'No content: the request asked for it with `Prefer: return=minimal`.',

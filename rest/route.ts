@@ -15,10 +15,25 @@
 //
 // `operation` is the escape hatch: a whole GraphQL operation, with `body` naming the path of the response body inside
 // `data` ('' for `data` itself).
+//
+// `alternateStatus` lets a Boolean of the result choose the status: a PUT that answers 201 when it created and 200 when
+// it replaced, a DELETE that answers 205 when it deleted and 204 when there was nothing to delete.
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** GitBook's published OpenAPI spec versions (npm @gitbook/api) that the routes follow. */
 export type SpecVersion = '0202' | '0181' | '0167' | '0143' | '0137' | '0130' | '0091';
+
+export type Status = 200 | 201 | 204 | 205;
+
+/**
+ * The status to answer instead of the route's own, when a Boolean of the result is true: `when` is its dotted path of
+ * response keys from `data` (`putOpenAPISpec.created`), or, led by `!`, when it is false. A field route selects it
+ * (beside the body, say) without the body showing it; an operation route must select it itself.
+ */
+export interface AlternateStatus {
+  status: Status;
+  when: string;
+}
 
 export interface RouteDefinition {
   method: Method;
@@ -34,7 +49,9 @@ export interface RouteDefinition {
   operation?: string;
   /** With `operation`: dotted path of the response body inside `data`; '' for `data` itself. */
   body?: string;
-  status: 200 | 201 | 204 | 205;
+  status: Status;
+  /** Another status, chosen by a Boolean of the result. */
+  alternateStatus?: AlternateStatus;
   /** The version of GitBook's spec that documents this endpoint (tests validate against it). */
   spec: SpecVersion;
   /** The body is `{}` whatever the field returns: GitBook's answer to some actions, which its client parses as JSON. */
@@ -47,7 +64,8 @@ export interface RouteDefinition {
 }
 
 export interface RouteOptions {
-  status?: RouteDefinition['status'];
+  status?: Status;
+  alternateStatus?: AlternateStatus;
   spec?: SpecVersion;
   emptyObject?: boolean;
   returnPreference?: boolean;
@@ -71,6 +89,7 @@ export function route(endpoint: Endpoint, name: string, field: string, options: 
     name,
     field,
     status: options.status ?? 200,
+    alternateStatus: options.alternateStatus,
     spec: options.spec ?? '0202',
     emptyObject: options.emptyObject,
     returnPreference: options.returnPreference,
@@ -81,7 +100,15 @@ export function route(endpoint: Endpoint, name: string, field: string, options: 
 export function operationRoute(endpoint: Endpoint, operation: string, options: RouteOptions & { body: string }): RouteDefinition {
   const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(operation)?.[1];
   if (!name) throw new Error(`Route ${endpoint}: the operation must be a named query or mutation.`);
-  return { ...parseEndpoint(endpoint), name, operation, body: options.body, status: options.status ?? 200, spec: options.spec ?? '0202' };
+  return {
+    ...parseEndpoint(endpoint),
+    name,
+    operation,
+    body: options.body,
+    status: options.status ?? 200,
+    alternateStatus: options.alternateStatus,
+    spec: options.spec ?? '0202',
+  };
 }
 
 /**

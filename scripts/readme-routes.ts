@@ -20,7 +20,7 @@ export function withRouteTable(readme: string): string {
     .flatMap((module) => module.routes)
     .map(
       (route) =>
-        `| \`${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}\` | \`${route.name}\` | ${route.status} | ${graphqlOf(route)} |`,
+        `| \`${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}\` | \`${route.name}\` | ${route.alternateStatus ? `${route.alternateStatus.status} or ${route.status}` : route.status} | ${graphqlOf(route)} |`,
     );
   const table = ['| Endpoint | GitBook operation | Success | GraphQL it runs |', '|---|---|---:|---|', ...rows].join('\n');
   return `${readme.slice(0, start)}${START}\n${table}\n${readme.slice(end)}`;

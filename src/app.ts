@@ -14,6 +14,7 @@ import { apiReference } from './api-reference.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Database } from './db/client.js';
 import { fileDownloads } from './files/index.js';
+import { integrationAssets } from './integrations/index.js';
 import { invitesPages } from './invites/index.js';
 import { authenticate, type Clock, createContext, type Services, systemClock } from './kernel/context.js';
 import { createFetcher } from './kernel/fetcher.js';
@@ -149,6 +150,7 @@ export function createApp(options: AppOptions): App {
   koa.use(invitesPages(services));
   koa.use(ssoPages(services));
   koa.use(fileDownloads(services));
+  koa.use(integrationAssets(services));
   koa.use(
     restMiddleware({
       routes,

@@ -26,6 +26,7 @@ const Env = z.object({
   FILES_DIR: z.string().min(1).optional(),
   PUBLIC_URL: z.string().url().optional(),
   APP_URL: z.string().url().optional(),
+  SITES_URL: z.string().url().optional(),
   LOG_LEVEL: LogLevel.default('info'),
   DB_POOL_SIZE: wholeNumber(1, 200).default(10),
   DATABASE_WAIT_SECONDS: wholeNumber(0, 600).default(30),
@@ -33,6 +34,8 @@ const Env = z.object({
   GRAPHQL_MAX_COST: wholeNumber(1, 10_000_000).default(10_000),
   GRAPHQL_MAX_ALIASES: wholeNumber(0, 10_000).default(50),
   PURGE_INTERVAL_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
+  JOB_CONCURRENCY: wholeNumber(0, 50).default(2),
+  LINK_CHECK_TIMEOUT_SECONDS: wholeNumber(1, 120).default(10),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   BOOTSTRAP_EMAIL: z.email().optional(),
   BOOTSTRAP_ORGANIZATION: z.string().trim().min(2).max(255).optional(),
@@ -75,6 +78,8 @@ export interface Config {
   /** Base of every `urls.location` (the API) and, through appUrl, `urls.app`. No trailing slash. */
   publicUrl: string;
   appUrl: string;
+  /** Base of the published URLs of sites without a hostname or proxy of their own. No trailing slash. */
+  sitesUrl: string;
   logLevel: z.infer<typeof LogLevel>;
   poolSize: number;
   /** Limits of a query sent to POST /graphql (REST's operations are fixed, and not subject to them). */
@@ -83,6 +88,10 @@ export interface Config {
   databaseWaitSeconds: number;
   /** How often the purge of deleted spaces runs. */
   purgeIntervalMinutes: number;
+  /** Background jobs this process runs at once; 0: none (separate `npm run worker` processes run them). */
+  jobConcurrency: number;
+  /** How long a check of an external link may take, redirects included, before the link counts as broken. */
+  linkCheckTimeoutSeconds: number;
   /** The instance secret; unset: generated into `dataDir` (src/kernel/secrets.ts). */
   secretKey?: string;
   /** Owner and title created on the first start of an empty database. */
@@ -127,11 +136,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     filesDir: path.resolve(e.FILES_DIR ?? path.join(e.DATA_DIR, 'files')),
     publicUrl,
     appUrl: (e.APP_URL ?? `${publicUrl}/app`).replace(/\/+$/, ''),
+    sitesUrl: (e.SITES_URL ?? `${publicUrl}/sites`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     poolSize: e.DB_POOL_SIZE,
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, maxAliases: e.GRAPHQL_MAX_ALIASES },
     purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
+    jobConcurrency: e.JOB_CONCURRENCY,
+    linkCheckTimeoutSeconds: e.LINK_CHECK_TIMEOUT_SECONDS,
     secretKey: e.SECRET_KEY,
     bootstrap: { email: e.BOOTSTRAP_EMAIL, title: e.BOOTSTRAP_ORGANIZATION },
     buildDate: e.BUILD_DATE && new Date(e.BUILD_DATE).toISOString(),
@@ -142,4 +154,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ssoSessionMinutes: e.SSO_SESSION_MINUTES,
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK === 'true',
   };
+}
+
+/**
+ * The configuration of a process started from the command line (`.env` read first): a bad setting ends it with that
+ * one line on stderr and exit code 2.
+ */
+export function loadConfigOrExit(): Config {
+  loadEnvFile();
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
 }

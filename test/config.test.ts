@@ -9,7 +9,14 @@ import { ConfigError, loadConfig, loadEnvFile } from '../src/config.js';
 describe('loadConfig', () => {
   it('has defaults for everything', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', poolSize: 10, purgeIntervalMinutes: 60, bootstrap: {} });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      poolSize: 10,
+      purgeIntervalMinutes: 60,
+      linkCheckTimeoutSeconds: 10,
+      bootstrap: {},
+    });
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
   });
 
@@ -18,6 +25,7 @@ describe('loadConfig', () => {
     ['PURGE_INTERVAL_MINUTES', '0'],
     ['PURGE_INTERVAL_MINUTES', '1.5'],
     ['PORT', '70000'],
+    ['LINK_CHECK_TIMEOUT_SECONDS', '0'],
     ['DB_POOL_SIZE', '0'],
     ['DATABASE_URL', 'mysql://root@localhost/docs'],
     ['DATABASE_URL', 'not a url'],

@@ -45,6 +45,11 @@ export async function changeRequestIn(
   action: ActionOf<typeof policies.space>,
 ): Promise<ChangeRequest> {
   await authorize(ctx, spaces, spaceId, action);
+  return changeRequestOf(ctx, spaceId, idOrNumber);
+}
+
+/** The change request of a space already authorized, by id or number: 404 when the space has none such. */
+export async function changeRequestOf(ctx: Context, spaceId: string, idOrNumber: string): Promise<ChangeRequest> {
   // Digits may be a number; an id of digits only stays findable too.
   const number = /^\d{1,9}$/.test(idOrNumber) ? Number(idOrNumber) : null;
   const [row] = await ctx.sql<ChangeRequest>(Prisma.sql`

@@ -27,6 +27,14 @@ const reactionFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['f
   removedReactions: t.stringList({ description: 'Emoji whose reaction of the viewer goes (at most 50).', validate: reactions }),
 });
 
+const TableCellInput = builder.inputType('CommentTableCellInput', {
+  description: 'A cell of a table on the page: its record (row) and definition (column).',
+  fields: (t) => ({
+    record: t.string({ required: true, validate: z.string().min(1).max(100) }),
+    definition: t.string({ required: true, validate: z.string().min(1).max(100) }),
+  }),
+});
+
 const PostCommentInput = builder.inputType('PostCommentInput', {
   fields: (t) => ({
     body: t.field({ type: 'JSON', required: true, description: bodyDescription, validate: body }),
@@ -35,6 +43,7 @@ const PostCommentInput = builder.inputType('PostCommentInput', {
       validate: z.string().min(1).max(100),
     }),
     node: t.string({ description: 'A node of that page (needs `page`).', validate: z.string().min(1).max(100) }),
+    tableCell: t.field({ type: TableCellInput, description: 'A cell of a table on that page (needs `page`).' }),
   }),
 });
 const UpdateCommentInput = builder.inputType('UpdateCommentInput', {

@@ -3,7 +3,7 @@
 // 404 for a space the viewer cannot see and for a comment that is not in the scope named; posting, editing, resolving and reacting need `comment` on the space; a
 // body is edited by its author only; a comment or reply is deleted by its author or an admin of the space.
 
-import { changeRequestIn } from '../change-requests/service.js';
+import { changeRequestOf } from '../change-requests/service.js';
 import type { ChangeRequest, Comment, CommentReply, Revision, Space } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { authorize, forbidden, spaces } from '../kernel/authorize.js';
@@ -14,6 +14,7 @@ import { type ActionOf, commentPermissions, type Level, type policies } from '..
 import { documentToMarkdown } from '../revisions/document.js';
 import { pageAt } from '../revisions/store.js';
 import { spaceLevels } from './facts.js';
+import { mentionedMembers, mentionWrites } from './mentions.js';
 
 /** A comment's or a reply's body as stored: markdown. */
 export interface StoredBody {
@@ -45,8 +46,8 @@ export interface CommentScope {
 
 /** The scope a request names, after checking `action` on the space: 404 for a change request not in it. */
 export async function scopeOf(ctx: Context, location: CommentLocation, action: SpaceAction): Promise<CommentScope> {
-  const changeRequest = location.changeRequestId ? await changeRequestIn(ctx, location.spaceId, location.changeRequestId, action) : null;
   const { row: space, level } = await authorize(ctx, spaces, location.spaceId, action);
+  const changeRequest = location.changeRequestId ? await changeRequestOf(ctx, space.id, location.changeRequestId) : null;
   return { space, level, changeRequest };
 }
 
@@ -74,7 +75,7 @@ export async function replyAt(ctx: Context, comment: Comment, replyId: string): 
 /** A comment where the request names it, after checking `action` on the space. */
 async function commentIn(ctx: Context, location: CommentLocation, commentId: string, action: SpaceAction) {
   const scope = await scopeOf(ctx, location, action);
-  return { comment: await commentAt(ctx, scope, commentId), level: scope.level };
+  return { comment: await commentAt(ctx, scope, commentId), level: scope.level, space: scope.space };
 }
 
 /** A reply to a comment where the request names it, after checking `action` on the space: one statement for both. */
@@ -85,13 +86,20 @@ async function replyIn(ctx: Context, location: CommentLocation, commentId: strin
      WHERE r.id = ${replyId} AND r."commentId" = ${commentId} AND ${inScope(scope)}`);
   if (!reply) throw notFound('Comment reply');
   spaceLevels.set(reply, scope.level);
-  return { reply, level: scope.level };
+  return { reply, level: scope.level, space: scope.space };
+}
+
+/** A cell of a table on the comment's page: its record (row) and its definition (column). */
+export interface TableCell {
+  record: string;
+  definition: string;
 }
 
 export interface NewComment {
   body: BodyInput;
   page?: string | null;
   node?: string | null;
+  tableCell?: TableCell | null;
 }
 
 /**
@@ -101,7 +109,9 @@ export interface NewComment {
 export async function postComment(ctx: Context, location: CommentLocation, input: NewComment): Promise<Comment> {
   const { space, level, changeRequest } = await scopeOf(ctx, location, 'comment');
   if (input.node && !input.page) throw badRequest('Invalid "node": a node is on a page; give "page" too.');
+  if (input.tableCell && !input.page) throw badRequest('Invalid "tableCell": a table is on a page; give "page" too.');
   const body: StoredBody = { markdown: markdownOf(input.body) };
+  const mentioned = await mentionedMembers(ctx, space.organizationId, body.markdown);
   const revisionId = changeRequest?.revisionId ?? space.revisionId;
   // The page's version now: what `outdated` compares the page as it will stand with.
   let pageVersionId: string | null = null;
@@ -112,20 +122,25 @@ export async function postComment(ctx: Context, location: CommentLocation, input
     if (!version) throw badRequest(`Invalid "page": no such page in ${where} current content.`);
     pageVersionId = version.id;
   }
-  const comment = await ctx.prisma.comment.create({
-    data: {
-      id: newId(),
-      spaceId: space.id,
-      changeRequestId: changeRequest?.id ?? null,
-      pageId: input.page ?? null,
-      nodeId: input.node ?? null,
-      revisionId,
-      pageVersionId,
-      postedById: ctx.viewer.userId,
-      body: body as unknown as Prisma.InputJsonObject,
-      postedAt: ctx.clock.now(),
-    },
-  });
+  const id = newId();
+  const [comment] = await ctx.prisma.$transaction([
+    ctx.prisma.comment.create({
+      data: {
+        id,
+        spaceId: space.id,
+        changeRequestId: changeRequest?.id ?? null,
+        pageId: input.page ?? null,
+        nodeId: input.node ?? null,
+        tableCell: input.tableCell ? { record: input.tableCell.record, definition: input.tableCell.definition } : Prisma.DbNull,
+        revisionId,
+        pageVersionId,
+        postedById: ctx.viewer.userId,
+        body: body as unknown as Prisma.InputJsonObject,
+        postedAt: ctx.clock.now(),
+      },
+    }),
+    ...mentionWrites(ctx, { commentId: id, replyId: null }, mentioned, false),
+  ]);
   spaceLevels.set(comment, level);
   return comment;
 }
@@ -167,10 +182,13 @@ function reactionWrites(ctx: Context, table: ReactionTable, ownerId: string, cha
 
 /** Edits the body (author only), resolves or reopens, and reacts; returns the comment as it now stands. */
 export async function updateComment(ctx: Context, location: CommentLocation, commentId: string, change: CommentChange): Promise<Comment> {
-  const { comment, level } = await commentIn(ctx, location, commentId, 'comment');
+  const { comment, level, space } = await commentIn(ctx, location, commentId, 'comment');
   if (change.body && comment.postedById !== ctx.viewer.userId) throw forbidden('edit', 'Comment');
   const now = ctx.clock.now();
   const body = change.body && { ...(comment.body as unknown as StoredBody), markdown: markdownOf(change.body) };
+  const mentions = body
+    ? mentionWrites(ctx, { commentId, replyId: null }, await mentionedMembers(ctx, space.organizationId, body.markdown), true)
+    : [];
   const resolution =
     change.resolved === true
       ? Prisma.sql`status = 'resolved', "resolvedAt" = CASE WHEN status = 'resolved' THEN "resolvedAt" ELSE ${now} END,
@@ -181,6 +199,7 @@ export async function updateComment(ctx: Context, location: CommentLocation, com
   const edit = body ? Prisma.sql`, body = ${JSON.stringify(body)}::jsonb, "editedAt" = ${now}` : Prisma.empty;
   const results = await ctx.prisma.$transaction([
     ...reactionWrites(ctx, 'CommentReaction', commentId, change),
+    ...mentions,
     ctx.prisma.$queryRaw<Comment[]>`UPDATE "Comment" SET ${resolution} ${edit} WHERE id = ${commentId} RETURNING *`,
   ]);
   const [updated] = results.at(-1) as Comment[];
@@ -202,17 +221,16 @@ export async function postReply(
   commentId: string,
   input: { body: BodyInput },
 ): Promise<CommentReply> {
-  const { level } = await commentIn(ctx, location, commentId, 'comment');
+  const { level, space } = await commentIn(ctx, location, commentId, 'comment');
   const body: StoredBody = { markdown: markdownOf(input.body) };
-  const reply = await ctx.prisma.commentReply.create({
-    data: {
-      id: newId(),
-      commentId,
-      postedById: ctx.viewer.userId,
-      body: body as unknown as Prisma.InputJsonObject,
-      postedAt: ctx.clock.now(),
-    },
-  });
+  const mentioned = await mentionedMembers(ctx, space.organizationId, body.markdown);
+  const id = newId();
+  const [reply] = await ctx.prisma.$transaction([
+    ctx.prisma.commentReply.create({
+      data: { id, commentId, postedById: ctx.viewer.userId, body: body as unknown as Prisma.InputJsonObject, postedAt: ctx.clock.now() },
+    }),
+    ...mentionWrites(ctx, { commentId, replyId: id }, mentioned, false),
+  ]);
   spaceLevels.set(reply, level);
   return reply;
 }
@@ -228,14 +246,17 @@ export async function updateReply(
   replyId: string,
   change: ReplyChange,
 ): Promise<CommentReply> {
-  const { reply, level } = await replyIn(ctx, location, commentId, replyId, 'comment');
+  const { reply, level, space } = await replyIn(ctx, location, commentId, replyId, 'comment');
   if (change.body && reply.postedById !== ctx.viewer.userId) throw forbidden('edit', 'Comment reply');
   const now = ctx.clock.now();
-  const edit = change.body
-    ? Prisma.sql`body = ${JSON.stringify({ markdown: markdownOf(change.body) })}::jsonb, "editedAt" = ${now}`
-    : Prisma.sql`id = id`;
+  const markdown = change.body && markdownOf(change.body);
+  const edit = markdown ? Prisma.sql`body = ${JSON.stringify({ markdown })}::jsonb, "editedAt" = ${now}` : Prisma.sql`id = id`;
+  const mentions = markdown
+    ? mentionWrites(ctx, { commentId, replyId }, await mentionedMembers(ctx, space.organizationId, markdown), true)
+    : [];
   const results = await ctx.prisma.$transaction([
     ...reactionWrites(ctx, 'ReplyReaction', replyId, change),
+    ...mentions,
     ctx.prisma.$queryRaw<CommentReply[]>`UPDATE "CommentReply" SET ${edit} WHERE id = ${replyId} RETURNING *`,
   ]);
   const [updated] = results.at(-1) as CommentReply[];

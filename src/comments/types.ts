@@ -1,14 +1,20 @@
 // The Comment and CommentReply types, and the lists of a space's comments, a change request's, and a comment's replies.
 
+import { z } from 'zod';
 import { ChangeRequest } from '../change-requests/types.js';
-import type { Comment as CommentRow, CommentReply as ReplyRow, User as UserRow } from '../generated/prisma/client.js';
+import type {
+  Comment as CommentRow,
+  CommentMention as MentionRow,
+  CommentReply as ReplyRow,
+  User as UserRow,
+} from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { CommentStatus } from '../generated/prisma/enums.js';
 import { authorize, contentLevels, spaces } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
-import { commentPermissions, type Level } from '../kernel/permissions.js';
+import { commentPermissions, type Level, visibleToViewerSql } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
 import { markdownToDocument } from '../revisions/document.js';
@@ -26,7 +32,8 @@ import {
   replyReactions,
   spaceLevels,
 } from './facts.js';
-import { commentAt, replyAt, type StoredBody } from './service.js';
+import { postMentions } from './mentions.js';
+import { commentAt, replyAt, type StoredBody, type TableCell } from './service.js';
 
 export const CommentStatusEnum = prismaEnum('CommentStatus', CommentStatus, 'open, or resolved (with resolvedAt and resolvedBy).');
 const CommentStatusFilterEnum = builder.enumType('CommentStatusFilter', { values: ['all', 'open', 'resolved'] as const });
@@ -45,13 +52,18 @@ const formatArg = builder.args((t) => ({
 
 type Posted = CommentRow | ReplyRow;
 
-/** `{markdown}` or `{document}`, as the request asked. */
+/** `{markdown}` or `{document}` (its mentions as mention inlines), as the request asked. */
 function bodyIn(row: Posted, _args: unknown, ctx: Context) {
   const { markdown } = row.body as unknown as StoredBody;
   const format = bodyFormats.of(ctx, row);
-  const shown = (known: BodyFormat) => (known === 'document' ? { document: markdownToDocument(markdown) } : { markdown });
-  return format instanceof Promise ? format.then(shown) : shown(format);
+  const shown = async (known: BodyFormat) =>
+    known === 'document' ? { document: markdownToDocument(markdown, undefined, new Set(await postMentions.of(ctx, row))) } : { markdown };
+  return format instanceof Promise || format === 'document' ? Promise.resolve(format).then(shown) : { markdown };
 }
+
+/** The members a comment's or reply's own body mentions. */
+const mentionsOf = async (row: Posted, _args: unknown, ctx: Context) =>
+  Promise.all((await postMentions.of(ctx, row)).map((userId) => batchedRowById<UserRow>(ctx, 'User', userId)));
 
 const CommentPermissions = builder.objectRef<ReturnType<typeof commentPermissions>>('CommentPermissions').implement({
   description: 'What the viewer may do with the comment or reply.',
@@ -105,6 +117,14 @@ const TargetNode = builder.objectRef<{ id: string }>('CommentTargetNode').implem
   fields: (t) => ({ id: t.exposeString('id') }),
 });
 
+const TargetTableCell = builder.objectRef<TableCell>('CommentTargetTableCell').implement({
+  description: 'A cell of a table on the comment’s page.',
+  fields: (t) => ({
+    record: t.exposeString('record', { description: 'The record (row) of the cell.' }),
+    definition: t.exposeString('definition', { description: 'The definition (column) of the cell.' }),
+  }),
+});
+
 const TargetPage = builder.objectRef<CommentPage>('CommentTargetPage').implement({
   description: 'The page a comment is on, as it stands in the current content: the space’s, or its change request’s.',
   fields: (t) => ({
@@ -124,6 +144,11 @@ const TargetPage = builder.objectRef<CommentPage>('CommentTargetPage').implement
 const CommentTarget = builder.objectRef<CommentRow>('CommentTarget').implement({
   fields: (t) => ({
     node: t.field({ type: TargetNode, nullable: true, resolve: (comment) => (comment.nodeId ? { id: comment.nodeId } : null) }),
+    tableCell: t.field({
+      type: TargetTableCell,
+      nullable: true,
+      resolve: (comment) => comment.tableCell as unknown as TableCell | null,
+    }),
     page: t.field({
       type: TargetPage,
       nullable: true,
@@ -154,6 +179,7 @@ export const Comment = builder.objectRef<CommentRow>('Comment').implement({
       resolve: async (comment, _args, ctx) => (await commentReplies.of(ctx, comment)).repliers,
     }),
     body: t.field({ type: 'JSON', description: '`{markdown}` or `{document}`, as asked.', resolve: bodyIn }),
+    mentions: t.field({ type: [User], description: 'The members its body mentions (`@` and their id).', resolve: mentionsOf }),
     target: t.field({ type: CommentTarget, resolve: (comment) => comment }),
     urls: t.field({
       type: CommentUrls,
@@ -181,6 +207,7 @@ export const CommentReply = builder.objectRef<ReplyRow>('CommentReply').implemen
     editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true }),
     reactions: t.field({ type: [Reaction], resolve: (reply, _args, ctx) => replyReactions.of(ctx, reply) }),
     body: t.field({ type: 'JSON', description: '`{markdown}` or `{document}`, as asked.', resolve: bodyIn }),
+    mentions: t.field({ type: [User], description: 'The members its body mentions (`@` and their id).', resolve: mentionsOf }),
     urls: t.field({
       type: CommentUrls,
       // The reply's own row does not hold the space or the change request: its comment's does.
@@ -207,6 +234,7 @@ interface CommentListArgs {
   order?: 'asc' | 'desc' | null;
   status?: 'all' | 'open' | 'resolved' | null;
   targetPage?: string | null;
+  authors?: readonly string[] | null;
 }
 
 /**
@@ -226,9 +254,11 @@ function commentsOf(parent: 'space' | 'changeRequest'): ListSource<CommentRow, C
       const own = parent === 'space' ? Prisma.sql`t."changeRequestId" IS NULL` : Prisma.sql`TRUE`;
       const status = args.status && args.status !== 'all' ? Prisma.sql`AND t.status = ${args.status}::"CommentStatus"` : Prisma.empty;
       const page = args.targetPage ? Prisma.sql`AND t."pageId" = ${args.targetPage}` : Prisma.empty;
-      return Prisma.sql`${own} ${status} ${page}`;
+      const authors = args.authors?.length ? Prisma.sql`AND t."postedById" = ANY(${args.authors}::text[])` : Prisma.empty;
+      return Prisma.sql`${own} ${status} ${page} ${authors}`;
     },
-    scope: (parentKey, args) => `comments:${parent}:${parentKey}:${args.order ?? 'desc'}:${args.status ?? 'all'}:${args.targetPage ?? ''}`,
+    scope: (parentKey, args) =>
+      `comments:${parent}:${parentKey}:${args.order ?? 'desc'}:${args.status ?? 'all'}:${args.targetPage ?? ''}:${[...(args.authors ?? [])].sort()}`,
     annotations: [commentFacts, commentReplies, commentReactions],
   };
 }
@@ -253,6 +283,10 @@ const commentListArgs = builder.args((t) => ({
   order: t.field({ type: CommentOrderEnum, defaultValue: 'desc' }),
   status: t.field({ type: CommentStatusFilterEnum, defaultValue: 'all', description: 'Only comments with this status.' }),
   targetPage: t.string({ description: 'A page id: only the comments on that page.' }),
+  authors: t.idList({
+    description: 'User ids: only the comments these users posted (at most 100).',
+    validate: z.array(z.string()).max(100),
+  }),
 }));
 
 // The space's own resolver has checked that the viewer can see it: whoever sees a space sees its comments.
@@ -311,5 +345,43 @@ builder.objectFields(Comment, (t) => ({
     type: CommentReply,
     args: { id: t.arg.id({ required: true }), ...formatArg },
     resolve: async (comment, args, ctx) => shown([await replyAt(ctx, comment, args.id)], args.format)[0],
+  }),
+}));
+
+const Mention = builder.objectRef<MentionRow>('CommentMention').implement({
+  description: 'A mention of the viewer in the body of a comment, or of one of its replies (`reply`).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    mentionedAt: t.expose('mentionedAt', { type: 'DateTime' }),
+    comment: t.field({ type: Comment, resolve: (mention, _args, ctx) => batchedRowById<CommentRow>(ctx, 'Comment', mention.commentId) }),
+    reply: t.field({
+      type: CommentReply,
+      nullable: true,
+      resolve: (mention, _args, ctx) => (mention.replyId ? batchedRowById<ReplyRow>(ctx, 'CommentReply', mention.replyId) : null),
+    }),
+  }),
+});
+const MentionList = listOf('CommentMention', Mention);
+
+/** The viewer's mentions, newest first, in the spaces (and their change requests) the viewer can see now. */
+const viewerMentions: ListSource<MentionRow> = {
+  table: 'CommentMention',
+  parentColumn: 'userId',
+  orderBy: [
+    { column: 'mentionedAt', type: 'timestamptz' },
+    { column: 'id', type: 'text' },
+  ],
+  descending: () => true,
+  where: (ctx) => Prisma.sql`t."commentId" IN (SELECT c.id FROM "Comment" c JOIN "Space" t ON t.id = c."spaceId"
+     WHERE t."deletedAt" IS NULL AND ${visibleToViewerSql(ctx.viewer)})`,
+  scope: (userId) => `mentions:${userId}`,
+};
+
+builder.queryFields((t) => ({
+  mentions: t.field({
+    type: MentionList,
+    description: 'Where the viewer is mentioned in comments and replies, newest first: only in spaces the viewer can see.',
+    args: listArgs,
+    resolve: (_root, args, ctx, info) => listPage(viewerMentions, ctx, info, ctx.viewer.userId, args),
   }),
 }));

@@ -2,6 +2,7 @@
 // attached to when another process already runs it). Migrations are applied in both cases.
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { installJobQueue } from '../jobs/queue.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { applyMigrations } from './migrations.js';
 
@@ -55,6 +56,7 @@ export async function openDatabase(config: Config, { migrate = true } = {}): Pro
   if (!migrate) return opened;
   try {
     await applyMigrations(opened.url);
+    await installJobQueue(opened.url);
   } catch (error) {
     await opened.stop().catch(() => {});
     throw error;

@@ -1,9 +1,9 @@
-// The one way the service fetches from the network (files from URLs, and later imports, OpenAPI sources, link checks,
-// webhooks): http and https only, one timeout for the whole exchange, a cap on the body, redirects followed by hand
-// with every hop checked, and no connection to a loopback, private, link-local or otherwise non-public address. The
-// check runs on the addresses a name resolves to, when the connection is made (so a name that resolves differently
-// the second time cannot slip past), and on literal addresses before. ALLOW_PRIVATE_NETWORK=true lifts that refusal,
-// for tests and intranets.
+// The one way the service fetches from the network (files from URLs, imports, OpenAPI sources, link checks, Git
+// transfers, webhooks): http and https only, one timeout for the whole exchange, a cap on the body, redirects followed
+// by hand with every hop checked, and no connection to a loopback, private, link-local or otherwise non-public
+// address. The check runs on the addresses a name resolves to, when the connection is made (so a name that resolves
+// differently the second time cannot slip past), and on literal addresses before. ALLOW_PRIVATE_NETWORK=true lifts
+// that refusal, for tests and intranets.
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -39,9 +39,42 @@ export interface Fetched {
   body: Buffer;
 }
 
+export interface RequestOptions extends FetchOptions {
+  method?: 'GET' | 'POST';
+  body?: Uint8Array;
+}
+
+/** An answer whose body is read as it arrives, for protocols that stream (Git's smart HTTP). */
+export interface Streamed {
+  url: string;
+  status: number;
+  statusText: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  /** Capped at `maxBytes`, within the exchange's timeout; fails with a FetchError. */
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** Where a URL led and what it answered, for a check that reads no body. */
+export interface Answered {
+  url: string;
+  status: number;
+}
+
 export interface Fetcher {
   /** GETs `url`; rejects with a FetchError on refusal, failure, or a status other than 2xx. */
   get(url: string, options?: FetchOptions): Promise<Fetched>;
+  /**
+   * Whether `url` answers, reading no body: HEAD, then GET when HEAD is not answered with 2xx (servers that refuse or
+   * mishandle HEAD). Resolves with the final status whatever it is; rejects with a FetchError on refusal or failure.
+   */
+  check(url: string, options?: Omit<FetchOptions, 'maxBytes'>): Promise<Answered>;
+  /**
+   * Sends a request (a POST with its body, say) and resolves with the answer whatever its status, its body unread.
+   * Redirects are followed for GET only. An `authorization` header is credentials, as those of the URL are: sent to
+   * the URL's origin only.
+   */
+  request(url: string, options?: RequestOptions): Promise<Streamed>;
   close(): Promise<void>;
 }
 
@@ -101,52 +134,125 @@ export function createFetcher(config: { allowPrivateNetwork: boolean }): Fetcher
     return Buffer.concat(chunks);
   }
 
-  return {
-    async get(text, options = {}) {
-      const { timeoutMs, maxBytes, maxRedirects } = { ...DEFAULTS, ...options };
-      const signal = AbortSignal.timeout(timeoutMs);
-      let url = checked(text);
-      // Credentials in the URL become a Basic authorization, sent to that origin only (fetch refuses them in URLs).
-      const credentialsOrigin = url.origin;
-      const authorization = url.username
-        ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
-        : undefined;
-      url.username = '';
-      url.password = '';
-      try {
-        for (let hop = 0; ; hop++) {
-          const headers = { ...options.headers, ...(authorization && url.origin === credentialsOrigin && { authorization }) };
-          const response = await fetch(url, { dispatcher: agent, redirect: 'manual', signal, headers });
-          const location = response.headers.get('location');
-          if (REDIRECTS.has(response.status) && location) {
-            await response.body?.cancel();
-            if (hop >= maxRedirects)
-              throw new FetchError('TOO_MANY_REDIRECTS', `${origin(url)} redirected more than ${maxRedirects} times.`);
-            url = checked(new URL(location, url).toString());
-            continue;
-          }
-          if (response.status < 200 || response.status > 299) {
-            await response.body?.cancel();
-            throw new FetchError('HTTP_STATUS', `${origin(url)} answered ${response.status}.`, response.status);
-          }
-          const declared = Number(response.headers.get('content-length'));
-          if (declared > maxBytes) {
-            await response.body?.cancel();
-            throw new FetchError('TOO_LARGE', `${origin(url)} sends ${declared} bytes, more than ${maxBytes}.`);
-          }
-          const body = await readCapped(response.body as AsyncIterable<Uint8Array> | null, maxBytes, url);
-          return { url: url.toString(), status: response.status, contentType: response.headers.get('content-type'), body };
-        }
-      } catch (error) {
-        if (error instanceof FetchError) throw error;
-        const cause = (error as { cause?: unknown }).cause;
-        if (cause instanceof FetchError) throw cause;
-        if (signal.aborted) throw new FetchError('TIMEOUT', `${origin(url)} did not answer within ${timeoutMs} ms.`);
-        // The cause's code, not its message, which may quote the URL.
-        const code = (cause as { code?: string })?.code ?? (error as Error).name;
-        throw new FetchError('NETWORK', `${origin(url)} could not be reached (${code}).`);
+  /** Where an exchange has got to: the URL of its current hop, which messages name. */
+  interface Exchange {
+    url: URL;
+    signal: AbortSignal;
+    timeoutMs: number;
+  }
+
+  /**
+   * Sends `method` to `text`, following redirects hop by hop (each hop checked; for GET and HEAD only), and returns
+   * the final response, its body unread. Credentials in the URL, or an `authorization` header, are sent to that
+   * origin only (fetch refuses them in URLs): a redirect elsewhere goes without them.
+   */
+  async function send(exchange: Exchange, method: 'GET' | 'HEAD' | 'POST', options: FetchOptions, body?: Uint8Array) {
+    const { maxRedirects } = { ...DEFAULTS, ...options };
+    let url = exchange.url;
+    const credentialsOrigin = url.origin;
+    const headers = Object.fromEntries(Object.entries(options.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'authorization'));
+    const given = Object.entries(options.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    const authorization = url.username
+      ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
+      : given;
+    url.username = '';
+    url.password = '';
+    for (let hop = 0; ; hop++) {
+      const sent = { ...headers, ...(authorization && url.origin === credentialsOrigin && { authorization }) };
+      const response = await fetch(url, { method, dispatcher: agent, redirect: 'manual', signal: exchange.signal, headers: sent, body });
+      const location = response.headers.get('location');
+      if (!REDIRECTS.has(response.status) || !location || method === 'POST') return response;
+      await response.body?.cancel();
+      if (hop >= maxRedirects) throw new FetchError('TOO_MANY_REDIRECTS', `${origin(url)} redirected more than ${maxRedirects} times.`);
+      url = checked(new URL(location, url).toString());
+      exchange.url = url;
+    }
+  }
+
+  /** A response body read as it arrives, capped, its failures (the exchange's timeout among them) told as FetchErrors. */
+  async function* streamed(body: AsyncIterable<Uint8Array> | null, maxBytes: number, exchange: Exchange): AsyncGenerator<Uint8Array> {
+    let size = 0;
+    try {
+      for await (const chunk of body ?? []) {
+        size += chunk.byteLength;
+        if (size > maxBytes) throw new FetchError('TOO_LARGE', `${origin(exchange.url)} sent more than ${maxBytes} bytes.`);
+        yield chunk;
       }
-    },
+    } catch (error) {
+      throw failureOf(error, exchange);
+    }
+  }
+
+  /** What went wrong during an exchange, as a FetchError naming its hop. */
+  function failureOf(error: unknown, exchange: Exchange): FetchError {
+    if (error instanceof FetchError) return error;
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof FetchError) return cause;
+    if (exchange.signal.aborted)
+      return new FetchError('TIMEOUT', `${origin(exchange.url)} did not answer within ${exchange.timeoutMs} ms.`);
+    // The cause's code, not its message, which may quote the URL.
+    const code = (cause as { code?: string })?.code ?? (error as Error).name;
+    return new FetchError('NETWORK', `${origin(exchange.url)} could not be reached (${code}).`);
+  }
+
+  /** Runs `work` over a new exchange with `text`, turning whatever goes wrong into a FetchError naming its hop. */
+  async function exchanging<T>(text: string, options: FetchOptions, work: (exchange: Exchange) => Promise<T>): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    const exchange: Exchange = { url: checked(text), signal: AbortSignal.timeout(timeoutMs), timeoutMs };
+    try {
+      return await work(exchange);
+    } catch (error) {
+      throw failureOf(error, exchange);
+    }
+  }
+
+  return {
+    get: (text, options = {}) =>
+      exchanging(text, options, async (exchange) => {
+        const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
+        const response = await send(exchange, 'GET', options);
+        const url = exchange.url;
+        if (response.status < 200 || response.status > 299) {
+          await response.body?.cancel();
+          throw new FetchError('HTTP_STATUS', `${origin(url)} answered ${response.status}.`, response.status);
+        }
+        const declared = Number(response.headers.get('content-length'));
+        if (declared > maxBytes) {
+          await response.body?.cancel();
+          throw new FetchError('TOO_LARGE', `${origin(url)} sends ${declared} bytes, more than ${maxBytes}.`);
+        }
+        const body = await readCapped(response.body as AsyncIterable<Uint8Array> | null, maxBytes, url);
+        return { url: url.toString(), status: response.status, contentType: response.headers.get('content-type'), body };
+      }),
+    check: (text, options = {}) =>
+      exchanging(text, options, async (exchange) => {
+        const start = new URL(exchange.url);
+        let response = await send(exchange, 'HEAD', options);
+        if (response.status < 200 || response.status > 299) {
+          await response.body?.cancel();
+          exchange.url = start;
+          response = await send(exchange, 'GET', options);
+        }
+        await response.body?.cancel();
+        return { url: exchange.url.toString(), status: response.status };
+      }),
+    request: (text, options = {}) =>
+      exchanging(text, options, async (exchange) => {
+        const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
+        const response = await send(exchange, options.method ?? 'GET', options, options.body);
+        const declared = Number(response.headers.get('content-length'));
+        if (declared > maxBytes) {
+          await response.body?.cancel();
+          throw new FetchError('TOO_LARGE', `${origin(exchange.url)} sends ${declared} bytes, more than ${maxBytes}.`);
+        }
+        return {
+          url: exchange.url.toString(),
+          status: response.status,
+          statusText: response.statusText,
+          headers: Object.fromEntries(response.headers),
+          body: streamed(response.body as AsyncIterable<Uint8Array> | null, maxBytes, exchange),
+        };
+      }),
     close: () => agent.close(),
   };
 }

@@ -56,6 +56,20 @@ export const policies = {
   teamMember: { view: 'read' },
   /** An organization's custom field definitions: every member reads them, its admins change them. */
   customField: { view: 'guest', edit: 'admin' },
+  /**
+   * A docs site is the organization's: its members with a role read it; creators build it (settings, site spaces,
+   * sections, redirects); admins delete it and hold its secrets (share links, publishing auth).
+   */
+  site: {
+    view: 'read',
+    access: 'read',
+    edit: 'create',
+    create: 'create',
+    admin: 'admin',
+    installIntegration: 'admin',
+    viewAdaptiveSchema: 'read',
+    editAdaptiveSchema: 'create',
+  },
   space: {
     view: 'read',
     access: 'read',

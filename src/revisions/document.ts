@@ -23,7 +23,7 @@ import type {
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
-import { parseMarkdown, textOf } from './markdown.js';
+import { parseMarkdown, splitMentions, textOf } from './markdown.js';
 
 type Node = Record<string, unknown>;
 type MarkType = 'bold' | 'italic' | 'code' | 'strikethrough';
@@ -54,7 +54,11 @@ const refOf = (url: string) => (url.startsWith('#') && url.length > 1 ? { kind: 
 class DocumentBuilder {
   private readonly definitions = new Map<string, string>();
 
-  constructor(root: Root) {
+  /** `mentions`: the users whose `@id` in the text becomes a mention inline. */
+  constructor(
+    root: Root,
+    private readonly mentions: ReadonlySet<string> = new Set(),
+  ) {
     const collect = (node: Root | RootContent) => {
       if (node.type === 'definition') this.definitions.set(node.identifier, node.url);
       if ('children' in node) for (const child of node.children as RootContent[]) collect(child);
@@ -189,7 +193,10 @@ class DocumentBuilder {
     for (const node of nodes) {
       switch (node.type) {
         case 'text':
-          text(node.value, marks);
+          for (const part of splitMentions(node.value, this.mentions)) {
+            if (typeof part === 'string') text(part, marks);
+            else out.push({ object: 'inline', type: 'mention', data: { ref: { kind: 'user', user: part.user } }, isVoid: true });
+          }
           break;
         case 'strong':
           this.inlines(node.children, marked('bold'), out);
@@ -240,16 +247,17 @@ class DocumentBuilder {
 
 /**
  * The JSON document of a page's markdown. A leading level-1 heading that is the page's title is left out: GitBook
- * keeps the title beside the document, and the markdown's heading is where the title came from.
+ * keeps the title beside the document, and the markdown's heading is where the title came from. The `@id` of a user in
+ * `mentions` becomes a mention inline (a comment's body knows whom it mentions).
  */
-export function markdownToDocument(markdown: string, title?: string): JsonDocument {
+export function markdownToDocument(markdown: string, title?: string, mentions?: ReadonlySet<string>): JsonDocument {
   const root = parseMarkdown(markdown);
   let children = root.children.filter((node) => node.type !== 'yaml');
   const [first] = children;
   if (title !== undefined && first?.type === 'heading' && (first as Heading).depth === 1 && textOf(first).trim() === title) {
     children = children.slice(1);
   }
-  return { object: 'document', data: {}, nodes: new DocumentBuilder(root).blocks(children, 'top') };
+  return { object: 'document', data: {}, nodes: new DocumentBuilder(root, mentions).blocks(children, 'top') };
 }
 
 // --- the other way: a JSON document as markdown ----------------------------------------------------------------------
@@ -396,6 +404,10 @@ class MarkdownWriter {
           return [{ type: 'inlineCode', value: String(dataOf(node).formula ?? '') }];
         case 'emoji':
           return [{ type: 'text', value: emojiOf(dataOf(node).code) }];
+        case 'mention': {
+          const ref = dataOf(node).ref as Record<string, unknown> | undefined;
+          return ref?.kind === 'user' && typeof ref.user === 'string' ? [{ type: 'text', value: `@${ref.user}` }] : [];
+        }
         default: {
           const text = plainText(node);
           return text ? [{ type: 'text', value: text }] : [];

@@ -67,3 +67,53 @@ export function readMarkdown(markdown: string, field = 'document.markdown'): Rea
   const heading = lead?.type === 'heading' && (lead as Heading).depth === 1 ? textOf(lead).trim() || undefined : undefined;
   return { body, meta, heading };
 }
+
+/**
+ * A mention: `@` and a user's id (what GitBook's document mention refers to), where it is neither the end of a word
+ * nor inside an e-mail address.
+ */
+const MENTION = /(?<![\w.@+-])@([0-9A-Za-z]{20})(?![\w@-])/g;
+
+/** A text cut at its mentions of the users in `users`: pieces of text, and the mentions, in order. */
+export function splitMentions(text: string, users: ReadonlySet<string>): (string | { user: string })[] {
+  if (!users.size) return [text];
+  const parts: (string | { user: string })[] = [];
+  let from = 0;
+  for (const match of text.matchAll(MENTION)) {
+    if (!users.has(match[1])) continue;
+    if (match.index > from) parts.push(text.slice(from, match.index));
+    parts.push({ user: match[1] });
+    from = match.index + match[0].length;
+  }
+  if (from < text.length) parts.push(text.slice(from));
+  return parts;
+}
+
+/** The ids of the users a markdown text mentions, in the order first seen: in its text, not in code or addresses. */
+export function mentionsOf(markdown: string): string[] {
+  const users = new Set<string>();
+  const visit = (node: Root | RootContent) => {
+    if (node.type === 'text') for (const match of node.value.matchAll(MENTION)) users.add(match[1]);
+    if ('children' in node) for (const child of node.children as RootContent[]) visit(child);
+  };
+  visit(parseMarkdown(markdown));
+  return [...users];
+}
+
+/** What a JSON document's reference to a space's file becomes in markdown here: the file's id behind this prefix. */
+export const FILE_ID_PREFIX = 'file-id:';
+
+/**
+ * A relative address (its query and fragment already cut) as a path from the space root: percent-decoded, with `./`,
+ * `../` and a leading `/` dropped; null when nothing is left or it does not decode. Pages and files are addressed so.
+ */
+export function spacePath(address: string): string | null {
+  let path: string;
+  try {
+    path = decodeURIComponent(address);
+  } catch {
+    return null;
+  }
+  const segments = path.split('/').filter((segment) => segment && segment !== '.' && segment !== '..');
+  return segments.length ? segments.join('/') : null;
+}

@@ -10,6 +10,8 @@
 import type { SqlRunner } from '../db/client.js';
 import { type FileVersion, type PageVersion, Prisma, type Revision } from '../generated/prisma/client.js';
 import { newId } from '../kernel/ids.js';
+import { copyingLinks, insertingLinks, insertingWithLinks } from '../links/writing.js';
+import { closingWithIndex, copyingWithIndex, insertingWithIndex } from '../search/indexing.js';
 
 export const MAIN = 'main';
 
@@ -199,9 +201,12 @@ async function writeVersions(
   if (!keys.length) return;
   const t = Prisma.raw(`"${table}"`);
   const keyName = Prisma.raw(`"${key}"`);
-  await tx.$executeRaw`
+  // The search index (src/search) follows the current pages of the primary line, in these same statements.
+  const indexed = table === 'PageVersion' && at.line === MAIN;
+  const close = Prisma.sql`
     UPDATE ${t} SET "validTo" = ${at.seq}
      WHERE "spaceId" = ${at.spaceId} AND line = ${at.line} AND ${keyName} = ANY(${keys}::text[]) AND "validTo" IS NULL`;
+  await tx.$executeRaw(indexed ? closingWithIndex(close) : close);
   const columns = table === 'PageVersion' ? pageColumns : fileColumns;
   const tombstones = at.line === MAIN ? [] : deleted;
   const now = new Date();
@@ -212,9 +217,18 @@ async function writeVersions(
   ];
   if (!records.length) return;
   const names = Prisma.join(['id', key, 'deleted', ...columns].map((c) => Prisma.raw(`"${c}"`)));
-  await tx.$executeRaw`
+  const insert = Prisma.sql`
     INSERT INTO ${t} ("spaceId", line, "validFrom", ${names})
     SELECT ${at.spaceId}, ${at.line}, ${at.seq}, ${names} FROM jsonb_populate_recordset(NULL::${t}, ${JSON.stringify(records)}::jsonb)`;
+  if (table === 'FileVersion') {
+    await tx.$executeRaw(insert);
+    return;
+  }
+  // So do the pages' links (src/links): in this statement, or on the primary line in one after it.
+  const pages = records as PageVersion[];
+  await tx.$executeRaw(indexed ? insertingWithIndex(insert, at.spaceId, pages) : insertingWithLinks(insert, pages));
+  const links = indexed ? insertingLinks(pages) : null;
+  if (links) await tx.$executeRaw(links);
 }
 
 /** Copies the content of a revision into the first revision of another space's primary line: two statements. */
@@ -224,8 +238,14 @@ export async function copyContent(tx: Tx, from: RevisionPoint, toSpaceId: string
     ['FileVersion', fileColumns],
   ] as const) {
     const names = Prisma.join([keyColumn[table], ...columns].map((c) => Prisma.raw(`"${c}"`)));
-    await tx.$executeRaw`
+    const copy = Prisma.sql`
       INSERT INTO ${Prisma.raw(`"${table}"`)} (id, "spaceId", line, "validFrom", deleted, ${names})
       SELECT md5(gen_random_uuid()::text), ${toSpaceId}, ${MAIN}, 1, false, ${names} FROM (${rowsAt(table, from)}) source`;
+    // The copy's pages are indexed as their originals were (src/search); their links come with the files (src/links).
+    await tx.$executeRaw(
+      table === 'PageVersion'
+        ? copyingWithIndex(copy, rowsAt(table, from), toSpaceId)
+        : copyingLinks(copy, rowsAt('PageVersion', from), toSpaceId),
+    );
   }
 }

@@ -6,7 +6,7 @@ export const spaceRest: RestModule = {
     Space: `object id title emoji visibility createdAt updatedAt deletedAt editMode mergeRules organization: organizationId
       parent: parentId language visitorAuth revision: revisionId defaultLevel @keepNull comments: openCommentCount
       changeRequests: changeRequestCount changeRequestsOpen: openChangeRequestCount changeRequestsDraft: draftChangeRequestCount
-      urls permissions`,
+      urls permissions gitSync`,
   },
   routes: [
     route('GET /v1/spaces/:spaceId', 'getSpaceById', 'space(id: $spaceId)'),

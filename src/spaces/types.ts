@@ -8,6 +8,7 @@ import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from 
 import { policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
+import { spacePublishedUrls } from '../site-structure/space-urls.js';
 import { type SpaceCounts, spaceCounts } from './counts.js';
 
 export const SpaceVisibilityEnum = restEnum('SpaceVisibility', {
@@ -23,17 +24,25 @@ export const SpaceEditModeEnum = restEnum('SpaceEditMode', { live: 'live', locke
 interface SpaceLinks {
   location: string;
   app: string;
-  published: string | null;
-  public: string | null;
   icon: string | null;
+  /** Whose published URLs these are: read (one statement per page of spaces) only when selected. */
+  space: SpaceRow;
 }
 
 const SpaceUrls = builder.objectRef<SpaceLinks>('SpaceUrls').implement({
   fields: (t) => ({
     location: t.exposeString('location'),
     app: t.exposeString('app'),
-    published: t.exposeString('published', { nullable: true, description: 'Published URL; set once the space is published in a site.' }),
-    public: t.exposeString('public', { nullable: true, description: 'Public URL, when the space is public.' }),
+    published: t.string({
+      nullable: true,
+      description: 'Published URL: where the space is live in a published site that is not share-link.',
+      resolve: async (links, _args, ctx) => (await spacePublishedUrls.of(ctx, links.space)).published,
+    }),
+    public: t.string({
+      nullable: true,
+      description: 'Public URL: the published URL, when that site is public.',
+      resolve: async (links, _args, ctx) => (await spacePublishedUrls.of(ctx, links.space)).public,
+    }),
     icon: t.exposeString('icon', { nullable: true }),
   }),
 });
@@ -85,13 +94,7 @@ export const Space = builder.prismaObject('Space', {
     draftChangeRequestCount: t.int({ resolve: counter('draftChangeRequests') }),
     urls: t.field({
       type: SpaceUrls,
-      resolve: (s, _args, ctx) => ({
-        location: apiUrl(ctx, `spaces/${s.id}`),
-        app: appUrl(ctx, `s/${s.id}`),
-        published: null,
-        public: null,
-        icon: null,
-      }),
+      resolve: (s, _args, ctx) => ({ location: apiUrl(ctx, `spaces/${s.id}`), app: appUrl(ctx, `s/${s.id}`), icon: null, space: s }),
     }),
     permissions: t.field({ type: SpacePermissions, resolve: (s, _args, ctx) => permissionsFor(policies.space, contentLevels.of(ctx, s)) }),
   }),

@@ -164,7 +164,7 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
   await prisma.revision.create({
     data: { id: newId(), spaceId: space.id, seq: 2, type: 'merge', parents: [revisionId], gitMessage: AWKWARD },
   });
-  await prisma.pageVersion.create({
+  const pageVersion = await prisma.pageVersion.create({
     data: {
       id: newId(),
       spaceId: space.id,
@@ -177,6 +177,33 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
       document: { object: 'document', nodes: [{ text: AWKWARD }, { text: END_OF_DATA_ALONE }] },
       markdown: `# Title\n\n${AWKWARD}\n${END_OF_DATA_ALONE}\n`,
       position: -1.5,
+    },
+  });
+  // The search index: tsvectors with weights and positions (their columns have no Prisma type), and the backfill's list.
+  await prisma.$executeRaw`
+    INSERT INTO "PageSearch" ("pageVersionId", "spaceId", search)
+    VALUES (${pageVersion.id}, ${space.id}, setweight(to_tsvector('simple', ${AWKWARD}), 'A') || to_tsvector('english', ${END_OF_DATA_ALONE}))`;
+  await prisma.$executeRaw`
+    INSERT INTO "PageSection" ("pageVersionId", position, anchor, heading, body, search)
+    VALUES (${pageVersion.id}, 0, NULL, ${AWKWARD}, ${END_OF_DATA_ALONE}, setweight(to_tsvector('simple', ${AWKWARD}), 'B'))`;
+  await prisma.searchBacklog.create({ data: { spaceId: topSpace.id } });
+  await prisma.pageLink.create({
+    data: {
+      pageVersionId: pageVersion.id,
+      position: 0,
+      kind: 'url',
+      target: `https://example.com/${encodeURIComponent(AWKWARD)}`,
+      href: AWKWARD,
+      anchor: END_OF_DATA_ALONE,
+    },
+  });
+  await prisma.linkCheck.create({
+    data: {
+      url: `https://example.com/${encodeURIComponent(AWKWARD)}`,
+      status: 'broken',
+      httpStatus: 404,
+      error: AWKWARD,
+      checkedAt: new Date('2026-01-02T03:04:05.678Z'),
     },
   });
   await prisma.fileVersion.create({
@@ -202,6 +229,7 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
       changeRequestId: changeRequest.id,
       postedById: world.commenter.userId,
       body: { markdown: AWKWARD },
+      tableCell: { record: AWKWARD, definition: 'column' },
     },
   });
   const reply = await prisma.commentReply.create({
@@ -209,6 +237,22 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
   });
   await prisma.commentReaction.create({ data: { commentId: comment.id, userId: world.reader.userId, emoji: '👍' } });
   await prisma.replyReaction.create({ data: { replyId: reply.id, userId: world.reader.userId, emoji: '🎉' } });
+  await prisma.backgroundJob.create({
+    data: {
+      id: newId(),
+      kind: 'purge-deleted-spaces',
+      organizationId,
+      payload: { note: AWKWARD },
+      maxAttempts: 3,
+      lastError: END_OF_DATA_ALONE,
+    },
+  });
+  await prisma.commentMention.createMany({
+    data: [
+      { id: newId(), commentId: comment.id, userId: world.editor.userId, mentionedAt: new Date() },
+      { id: newId(), commentId: comment.id, replyId: reply.id, userId: world.reader.userId, mentionedAt: new Date() },
+    ],
+  });
 
   const site = await prisma.site.create({ data: { id: newId(), organizationId, title: 'Docs', customizations: { title: AWKWARD } } });
   const section = await prisma.siteSection.create({ data: { id: newId(), siteId: site.id, title: 'Section', path: 'section' } });

@@ -1,5 +1,6 @@
 // Space comments and replies: post, list (order, status, format, targetPage, pages), get, edit, resolve, react,
-// delete; the page a comment is on and whether it changed since; who may do what; statement counts.
+// delete; the page a comment is on and whether it changed since; who may do what; mentions, authors and table cells;
+// statement counts.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Space } from '../../src/generated/prisma/client.js';
@@ -284,5 +285,136 @@ describe('statement counts', () => {
     expect(large.body.items).toHaveLength(1000);
     expect(large.body.items[1]).toMatchObject({ replies: 1, reactions: [{ count: 1 }, { count: 1 }] });
     expect(large.statements).toBe(small.statements);
+  });
+});
+
+describe('mentions', () => {
+  const graphql = async (person: Person, query: string, variables: Record<string, unknown> = {}) => {
+    const res = await t.request('POST', '/graphql', { token: person.token, body: { query, variables } });
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data;
+  };
+  const mentionsOf = async (person: Person) =>
+    (await graphql(person, '{ mentions(limit: 100) { count items { mentionedAt comment { id } reply { id } } } }')).mentions as {
+      count: number;
+      items: { mentionedAt: string; comment: { id: string }; reply: { id: string } | null }[];
+    };
+  const mentionedIn = async (commentId: string) =>
+    (
+      await graphql(world.admin, 'query($s: ID!, $c: ID!) { space(id: $s) { comment(id: $c) { mentions { id } } } }', {
+        s: space.id,
+        c: commentId,
+      })
+    ).space.comment.mentions
+      .map((user: { id: string }) => user.id)
+      .sort();
+
+  it('records the members a body mentions, in its text only, and lists them for the mentioned user', async () => {
+    const { editor, reader, guest, outsider, admin, commenter } = world;
+    const markdown = [
+      `Ping @${editor.userId} and @${reader.userId}, @${guest.userId} and @${outsider.userId} (not a member).`,
+      `Not in code: \`@${admin.userId}\`, nor in [an address](https://example.com/@${admin.userId}), nor x@${admin.userId}.`,
+      `Myself: @${commenter.userId}; twice: @${editor.userId}.`,
+    ].join('\n\n');
+    const res = await post(commenter, { body: { markdown } });
+    expect(res.status).toBe(200);
+    expect(res.body.body.markdown).toBe(markdown);
+    expect(await mentionedIn(res.body.id)).toEqual([editor.userId, reader.userId, guest.userId].sort());
+
+    const editorMentions = await mentionsOf(editor);
+    expect(editorMentions.items[0]).toMatchObject({ comment: { id: res.body.id }, reply: null });
+    expect((await mentionsOf(reader)).items.map((item) => item.comment.id)).toContain(res.body.id);
+    // A guest cannot see the space: the mention is kept, and not listed.
+    expect(await mentionsOf(guest)).toEqual({ count: 0, items: [] });
+    expect((await mentionsOf(admin)).items.map((item) => item.comment.id)).not.toContain(res.body.id);
+  });
+
+  it('shows mentions as mention inlines in the document form, and reads them back from one', async () => {
+    const res = await post(world.commenter, { body: { markdown: `Over to @${world.editor.userId}.` } });
+    const asDocument = await t.request('GET', `${base()}/${res.body.id}?format=document`, { token: world.editor.token });
+    expectMatchesSpec('0202', 'get', '/spaces/{spaceId}/comments/{commentId}', 200, asDocument.body);
+    const [paragraph] = asDocument.body.body.document.nodes;
+    expect(paragraph.nodes).toEqual([
+      { object: 'text', leaves: [{ object: 'leaf', text: 'Over to ', marks: [] }] },
+      { object: 'inline', type: 'mention', data: { ref: { kind: 'user', user: world.editor.userId } }, isVoid: true },
+      { object: 'text', leaves: [{ object: 'leaf', text: '.', marks: [] }] },
+    ]);
+    const reposted = await post(world.commenter, { body: { document: asDocument.body.body.document } });
+    expect(reposted.body.body.markdown.trim()).toBe(`Over to @${world.editor.userId}.`);
+    expect(await mentionedIn(reposted.body.id)).toEqual([world.editor.userId]);
+  });
+
+  it('replaces a body’s mentions when it is edited, keeps them apart per reply, and drops them with the comment', async () => {
+    const { commenter, editor, reader, admin } = world;
+    const comment = await post(commenter, { body: { markdown: `@${editor.userId} @${reader.userId}` } });
+    const before = (await mentionsOf(reader)).items.find((item) => item.comment.id === comment.body.id);
+    t.clock.advanceMs(1000);
+    const edited = await t.request('PUT', `${base()}/${comment.body.id}`, {
+      token: commenter.token,
+      body: { body: { markdown: `Only @${reader.userId} now` } },
+    });
+    expect(edited.status).toBe(200);
+    expect(await mentionedIn(comment.body.id)).toEqual([reader.userId]);
+    expect((await mentionsOf(editor)).items.map((item) => item.comment.id)).not.toContain(comment.body.id);
+    const after = (await mentionsOf(reader)).items.find((item) => item.comment.id === comment.body.id);
+    expect(after?.mentionedAt).toBe(before?.mentionedAt);
+
+    const reply = await t.request('POST', `${base()}/${comment.body.id}/replies`, {
+      token: editor.token,
+      body: { body: { markdown: `cc @${admin.userId}` } },
+    });
+    expect((await mentionsOf(admin)).items[0]).toMatchObject({ comment: { id: comment.body.id }, reply: { id: reply.body.id } });
+    expect(await mentionedIn(comment.body.id)).toEqual([reader.userId]);
+
+    await t.request('DELETE', `${base()}/${comment.body.id}`, { token: commenter.token });
+    expect(await t.prisma.commentMention.count({ where: { commentId: comment.body.id } })).toBe(0);
+  });
+
+  it('lists mentions in statements that do not grow with the page', async () => {
+    const comments = await Promise.all(
+      Array.from({ length: 30 }, () => post(world.commenter, { body: { markdown: `Hey @${world.reviewer.userId}` } })),
+    );
+    expect(comments.every((res) => res.status === 200)).toBe(true);
+    const query = (limit: number) => ({
+      token: world.reviewer.token,
+      body: { query: `{ mentions(limit: ${limit}) { items { comment { id body permissions { edit } postedBy { id } } } } }` },
+    });
+    const small = await t.counted('POST', '/graphql', query(2));
+    const large = await t.counted('POST', '/graphql', query(30));
+    expect(large.body.data.mentions.items).toHaveLength(30);
+    expect(large.statements).toBe(small.statements);
+  });
+});
+
+describe('comment authors and table cells', () => {
+  it('filters a list by its authors, through the official client', async () => {
+    const own = await buildSpace(t.prisma, { organizationId: world.organizationId });
+    const byEditor = await post(world.editor, { body: { markdown: 'e' } }, own.id);
+    t.clock.advanceMs(1000);
+    const byAdmin = await post(world.admin, { body: { markdown: 'a' } }, own.id);
+    await post(world.commenter, { body: { markdown: 'c' } }, own.id);
+    const api = gitbookClient('0202', t.url, world.reader.token);
+    const { data } = await api.spaces.listCommentsInSpace(own.id, { authors: [world.editor.userId, world.admin.userId], order: 'asc' });
+    expect(data.items.map((c) => c.id)).toEqual([byEditor.body.id, byAdmin.body.id]);
+    const one = await t.request('GET', `${base(own.id)}?authors=${world.editor.userId}`, { token: world.reader.token });
+    expect(one.body.items.map((c: { id: string }) => c.id)).toEqual([byEditor.body.id]);
+    expect(one.body.count).toBe(1);
+  });
+
+  it('anchors a comment to a table cell of a page', async () => {
+    const tableCell = { record: 'row1', definition: 'col1' };
+    const res = await post(world.editor, { body: { markdown: 'Wrong value' }, page: 'guide', tableCell });
+    expect(res.status).toBe(200);
+    expectMatchesSpec('0202', 'post', '/spaces/{spaceId}/comments', 200, res.body);
+    expect(res.body.target).toMatchObject({ tableCell, page: { id: 'guide' } });
+    const read = await t.request('GET', `${base()}/${res.body.id}`, { token: world.reader.token });
+    expect(read.body.target.tableCell).toEqual(tableCell);
+    const plain = await post(world.editor, { body: { markdown: 'No cell' } });
+    expect(plain.body.target.tableCell).toBeUndefined();
+    const noPage = await post(world.editor, { body: { markdown: 'x' }, tableCell });
+    expect(noPage.status).toBe(400);
+    expect(noPage.body.error.message).toMatch(/^Invalid "tableCell"/);
+    const empty = await post(world.editor, { body: { markdown: 'x' }, page: 'guide', tableCell: { record: '', definition: 'c' } });
+    expect(empty.status).toBe(400);
   });
 });

@@ -15,12 +15,16 @@ type Kind = 'space' | 'collection';
 
 interface Endpoint {
   /** The action of the object's `permissions` that the endpoint needs. */
-  action: 'view' | 'comment' | 'edit' | 'merge' | 'admin';
+  action: 'view' | 'comment' | 'edit' | 'merge' | 'admin' | 'triggerGitSync';
   /** Besides: the organization-level action it needs (creating a copy), or the target organization's admin. */
   also?: 'createContent' | 'targetAdmin';
   body?: (ctx: { grantee: string; team: string; target: string }) => unknown;
+  /** A query string the endpoint requires (`query=...`). */
+  query?: string;
   /** The object must be deleted first (restore). */
   deleted?: boolean;
+  /** What the fresh object needs besides (a Git sync to read). */
+  setup?: (id: string) => Promise<unknown>;
 }
 
 const endpoints: Record<string, Endpoint> = {
@@ -60,7 +64,20 @@ const endpoints: Record<string, Endpoint> = {
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/path/:pagePath': { action: 'view' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge': { action: 'merge' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update': { action: 'edit' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf': { action: 'view' },
+  // The service's own API reference page, on loopback (this app allows private addresses for it): one page, no database.
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content/import': {
+    action: 'edit',
+    body: () => ({ source: 'website', url: `${t.url}/docs` }),
+  },
+  'GET /v1/spaces/:spaceId/search': { action: 'view', query: 'query=matrix' },
+  'GET /v1/spaces/:spaceId/links': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/links': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId/backlinks': { action: 'view' },
   'GET /v1/spaces/:spaceId/custom-fields': { action: 'view' },
+  'GET /v1/spaces/:spaceId/integrations': { action: 'view' },
+  'GET /v1/spaces/:spaceId/integration-blocks': { action: 'view' },
+  'GET /v1/spaces/:spaceId/integration-scripts': { action: 'view' },
   'PATCH /v1/spaces/:spaceId/custom-fields': { action: 'edit', body: () => ({ values: {} }) },
   'GET /v1/spaces/:spaceId/comments': { action: 'view' },
   'POST /v1/spaces/:spaceId/comments': { action: 'comment', body: () => ({ body: { markdown: 'Matrix' } }) },
@@ -91,6 +108,19 @@ const endpoints: Record<string, Endpoint> = {
     body: () => ({ addedReactions: ['👍'] }),
   },
   'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId': { action: 'admin' },
+  // No worker runs here: the operations are queued, and no Git server is reached.
+  'POST /v1/spaces/:spaceId/git/import': {
+    action: 'triggerGitSync',
+    body: () => ({ url: 'https://git.example.com/acme/docs.git', ref: 'refs/heads/main' }),
+  },
+  'POST /v1/spaces/:spaceId/git/export': {
+    action: 'triggerGitSync',
+    body: () => ({ url: 'https://git.example.com/acme/docs.git', ref: 'refs/heads/main', commitMessage: 'Matrix' }),
+  },
+  'GET /v1/spaces/:spaceId/git/info': {
+    action: 'view',
+    setup: (id) => t.prisma.gitSync.create({ data: { spaceId: id, url: 'https://git.example.com/acme/docs.git', ref: 'refs/heads/main' } }),
+  },
 };
 for (const kind of ['spaces/:spaceId', 'collections/:collectionId']) {
   const base = `/v1/${kind}/permissions`;
@@ -121,7 +151,8 @@ let grantedTeam: string;
 let team: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // Private addresses allowed: the content import reads a page on loopback.
+  t = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
   world = await buildWorld(t.prisma);
   const organizationId = world.organizationId;
   const teamGranted = await buildMember(t.prisma, { organizationId, role: null });
@@ -183,6 +214,7 @@ describe('the permission matrix of content endpoints', () => {
     for (const persona of personas) {
       const person = people[persona];
       const id = await freshObject(kind, endpoint.deleted ?? false);
+      await endpoint.setup?.(id);
       const permissions = await advertised(kind, id, person);
       const inChangeRequest = route.path.includes('/change-requests/:changeRequestId/comments');
       const path = route.path
@@ -196,7 +228,7 @@ describe('the permission matrix of content endpoints', () => {
         .replace(':commentReplyId', `${id}R${inChangeRequest ? 'CR' : ''}`)
         .replace(':commentId', `${id}C${inChangeRequest ? 'CR' : ''}`);
       const body = endpoint.body?.({ grantee: world.reader.userId, team, target: world.secondOrganizationId });
-      const res = await t.request(route.method, path, { token: person.token, body });
+      const res = await t.request(route.method, endpoint.query ? `${path}?${endpoint.query}` : path, { token: person.token, body });
       outcomes[persona] = res.status;
       // Creating a copy also needs `create` in the organization; a transfer needs the target organization, where only
       // the admin is a member (anyone else does not find it).

@@ -7,10 +7,22 @@ import type { RouteDefinition } from '../../rest/route.js';
 import { restModules } from '../../src/schema.js';
 import { changeRequestsBudgets } from '../change-requests/budgets.js';
 import { commentsBudgets } from '../comments/budgets.js';
+import { contentImportBudgets } from '../content-import/budgets.js';
 import { customFieldsBudgets } from '../custom-fields/budgets.js';
+import { gitSyncBudgets } from '../git-sync/budgets.js';
 import { grantsBudgets } from '../grants/budgets.js';
+import { integrationsBudgets } from '../integrations/budgets.js';
 import { invitesBudgets } from '../invites/budgets.js';
+import { linksBudgets } from '../links/budgets.js';
+import { openAPIBudgets } from '../openapi/budgets.js';
+import { pdfBudgets } from '../pdf/budgets.js';
+import { publishingAuthBudgets } from '../publishing-auth/budgets.js';
 import { revisionBudgets } from '../revisions/budgets.js';
+import { searchBudgets } from '../search/budgets.js';
+import { shareLinkBudgets } from '../share-links/budgets.js';
+import { siteRedirectBudgets } from '../site-redirects/budgets.js';
+import { siteStructureBudgets } from '../site-structure/budgets.js';
+import { sitesBudgets } from '../sites/budgets.js';
 import { ssoBudgets } from '../sso/budgets.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
@@ -24,6 +36,18 @@ const domains: DomainBudgets[] = [
   revisionBudgets,
   customFieldsBudgets,
   commentsBudgets,
+  sitesBudgets,
+  siteStructureBudgets,
+  siteRedirectBudgets,
+  shareLinkBudgets,
+  publishingAuthBudgets,
+  pdfBudgets,
+  contentImportBudgets,
+  searchBudgets,
+  linksBudgets,
+  integrationsBudgets,
+  gitSyncBudgets,
+  openAPIBudgets,
 ];
 
 const routes = restModules.flatMap((module) => module.routes);
@@ -60,16 +84,16 @@ const budgets: Record<string, number> = Object.assign(
     'POST /v1/collections/:collectionId/transfer': 22,
     'GET /v1/orgs/:organizationId/collections': 3,
     'POST /v1/orgs/:organizationId/collections': 7,
-    'GET /v1/spaces/:spaceId': 4,
-    'PATCH /v1/spaces/:spaceId': 8,
+    'GET /v1/spaces/:spaceId': 5,
+    'PATCH /v1/spaces/:spaceId': 9,
     'DELETE /v1/spaces/:spaceId': 4,
-    'POST /v1/spaces/:spaceId/duplicate': 15,
-    'POST /v1/spaces/:spaceId/restore': 10,
-    'POST /v1/spaces/:spaceId/move': 12,
-    'POST /v1/spaces/:spaceId/transfer': 20,
-    'GET /v1/orgs/:organizationId/spaces': 4,
-    'GET /v1/collections/:collectionId/spaces': 5,
-    'POST /v1/orgs/:organizationId/spaces': 10,
+    'POST /v1/spaces/:spaceId/duplicate': 16,
+    'POST /v1/spaces/:spaceId/restore': 11,
+    'POST /v1/spaces/:spaceId/move': 13,
+    'POST /v1/spaces/:spaceId/transfer': 21,
+    'GET /v1/orgs/:organizationId/spaces': 5,
+    'GET /v1/collections/:collectionId/spaces': 6,
+    'POST /v1/orgs/:organizationId/spaces': 11,
   },
   ...domains.map((domain) => domain.budgets),
 );
@@ -80,7 +104,8 @@ let admin: Person;
 let calls: Record<string, BudgetCall>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // Private addresses allowed: the content import reads a page on loopback (test/content-import/budgets.ts).
+  t = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
   admin = await buildUser(t.prisma, { displayName: 'Admin' });
   const emailDomain = admin.email.split('@')[1];
   const { organization } = await buildOrganization(t.prisma, { owner: admin, title: 'Budget', emailDomains: [emailDomain] });

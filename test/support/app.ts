@@ -8,6 +8,7 @@ import { addMember, createOrganization, createToken, createUser } from '../../sr
 import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
+import { startWorker } from '../../src/jobs/queue.js';
 import type { Clock } from '../../src/kernel/context.js';
 import type { Logger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -51,6 +52,8 @@ export interface Person {
 
 export interface TestApp {
   url: string;
+  /** The database it serves (dropped by close()). */
+  databaseUrl: string;
   app: App;
   prisma: PrismaClient;
   clock: TestClock;
@@ -60,6 +63,8 @@ export interface TestApp {
   person(name: string): Promise<Person>;
   organization(title: string, owner: Person): Promise<string>;
   join(organizationId: string, person: Person, role: string): Promise<void>;
+  /** Stops the service (its worker too) and keeps its database, for another to start on it (a restart). */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,6 +74,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Another database than the test file's own (one that is down, say). */
   databaseUrl?: string;
+  /** Run a background-job worker of this concurrency beside the service (none by default). */
+  jobs?: number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -84,6 +91,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: options.logger,
   });
   const url = await app.listen(0, '127.0.0.1');
+  const worker = options.jobs ? await startWorker(app.services, options.databaseUrl ?? database.url, options.jobs) : undefined;
+  let stopped = false;
+  async function stop() {
+    if (stopped) return;
+    stopped = true;
+    await worker?.stop();
+    await app.close();
+  }
   // URLs in responses must point at this server.
   config.publicUrl = url;
   config.appUrl = `${url}/app`;
@@ -110,6 +125,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   return {
     url,
+    databaseUrl: options.databaseUrl ?? database.url,
     app,
     prisma,
     clock,
@@ -130,8 +146,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async join(organizationId, person, role) {
       await addMember(prisma, { organizationId, email: person.email, role });
     },
+    stop,
     async close() {
-      await app.close();
+      await stop();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

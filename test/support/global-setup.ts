@@ -11,6 +11,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { type EmbeddedCluster, startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { applyMigrations } from '../../src/db/migrations.js';
+import { installJobQueue } from '../../src/jobs/queue.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -75,6 +76,7 @@ export default async function setup({ provide }: Pick<TestProject, 'provide'>): 
     template = name;
     const url = databaseUrl(serverUrl, name);
     await applyMigrations(url);
+    await installJobQueue(url);
     // Nobody may connect to the template from now on: CREATE DATABASE ... TEMPLATE fails while anyone is connected.
     await withAdminClient(serverUrl, (client) =>
       client.query(`ALTER DATABASE ${client.escapeIdentifier(name)} WITH ALLOW_CONNECTIONS false`),

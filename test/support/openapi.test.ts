@@ -92,7 +92,7 @@ describe('responseSchemaExists', () => {
 
 describe('gitbookClient', () => {
   it('builds the official client of each version', () => {
-    for (const version of ['0202', '0181', '0167', '0130', '0091'] as const) {
+    for (const version of ['0202', '0181', '0167', '0143', '0130', '0091'] as const) {
       const client = gitbookClient(version, 'http://127.0.0.1:1', 'token');
       expect(client.endpoint).toBe('http://127.0.0.1:1');
       expect(typeof client.collections.getCollectionById).toBe('function');

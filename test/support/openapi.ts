@@ -1,5 +1,5 @@
 // Validation of response bodies against GitBook's published OpenAPI specs (the @gitbook/api packages installed side by
-// side as gitbook-api-0202, -0181, -0167, -0130, -0091) and against the service's own document, and the matching
+// side as gitbook-api-0202, -0181, -0167, -0143, -0130, -0091) and against the service's own document, and the matching
 // official client.
 //
 // Each spec document is added once to an Ajv (JSON Schema 2020-12) instance under its own $id; a validator for one
@@ -23,11 +23,13 @@ import type { FormatsPlugin } from 'ajv-formats';
 import ajvFormatsModule from 'ajv-formats';
 import { GitBookAPI as GitBookAPI0091 } from 'gitbook-api-0091';
 import { GitBookAPI as GitBookAPI0130 } from 'gitbook-api-0130';
+import { GitBookAPI as GitBookAPI0143 } from 'gitbook-api-0143';
 import { GitBookAPI as GitBookAPI0167 } from 'gitbook-api-0167';
 import { GitBookAPI as GitBookAPI0181 } from 'gitbook-api-0181';
 import { GitBookAPI as GitBookAPI0202 } from 'gitbook-api-0202';
 import type { Api as Api0091 } from '../../node_modules/gitbook-api-0091/dist/client.js';
 import type { Api as Api0130 } from '../../node_modules/gitbook-api-0130/dist/client.js';
+import type { Api as Api0143 } from '../../node_modules/gitbook-api-0143/dist/client.js';
 import type { Api as Api0167 } from '../../node_modules/gitbook-api-0167/dist/client.js';
 import type { Api as Api0181 } from '../../node_modules/gitbook-api-0181/dist/client.js';
 // The packages' index.d.ts re-export './client' without an extension, which NodeNext cannot resolve inside an ESM
@@ -38,8 +40,8 @@ import { compileRoutes } from '../../rest/compile.js';
 import { openApiDocument } from '../../rest/openapi.js';
 import { restModules, schema } from '../../src/schema.js';
 
-export type SpecVersion = '0202' | '0181' | '0167' | '0130' | '0091';
-export const specVersions: readonly SpecVersion[] = ['0202', '0181', '0167', '0130', '0091'];
+export type SpecVersion = '0202' | '0181' | '0167' | '0143' | '0130' | '0091';
+export const specVersions: readonly SpecVersion[] = ['0202', '0181', '0167', '0143', '0130', '0091'];
 /** A GitBook spec, or `ours`: the document this service serves at /openapi.json (rest/openapi.ts). */
 export type DocumentName = SpecVersion | 'ours';
 
@@ -295,6 +297,7 @@ const clients = {
   '0202': GitBookAPI0202,
   '0181': GitBookAPI0181,
   '0167': GitBookAPI0167,
+  '0143': GitBookAPI0143,
   '0130': GitBookAPI0130,
   '0091': GitBookAPI0091,
 } as const;
@@ -304,6 +307,7 @@ interface ApiGroups {
   '0202': Api0202<Security>;
   '0181': Api0181<Security>;
   '0167': Api0167<Security>;
+  '0143': Api0143<Security>;
   '0130': Api0130<Security>;
   '0091': Api0091<Security>;
 }

@@ -1,0 +1,110 @@
+// The background job of a Git sync operation, run one at a time per space (its queue) in the order asked for. An
+// operation whose timestamp is older than that of the last operation applied to the space is skipped, and says so;
+// otherwise it imports or exports (importing.ts, exporting.ts) in a repository of its own, removed afterwards. A failed
+// operation changes nothing (an import writes its revision in its last transaction) and records why, in words that
+// never hold the credentials: they are unsealed only for the transfer, and scrubbed from anything recorded or logged.
+import type { GitSyncOperation } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { defineTask } from '../jobs/queue.js';
+import type { Services } from '../kernel/context.js';
+import { unseal } from '../kernel/sealed.js';
+import { exportContent } from './exporting.js';
+import { importContent } from './importing.js';
+import { LayoutError } from './layout.js';
+import { type Credentials, GitFailure, withRepository } from './remote.js';
+
+export interface GitSyncPayload {
+  operationId: string;
+  /** Without credentials. */
+  url: string;
+  /** Sealed with the instance secret (src/kernel/sealed.ts), as JSON of Credentials. */
+  credentials: string | null;
+  projectDirectory: string;
+  /** Who asked: the author of an export's commit. */
+  userId: string;
+}
+
+/** The message with every spelling of the credentials' secret part replaced. */
+export function scrubbed(message: string, credentials: Credentials | null): string {
+  const secrets = [credentials?.password, credentials && !credentials.password ? credentials.username : undefined].filter(
+    (secret): secret is string => !!secret,
+  );
+  let out = message;
+  for (const secret of secrets) {
+    for (const spelling of new Set([secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64')])) {
+      out = out.split(spelling).join('***');
+    }
+  }
+  return out;
+}
+
+/** The last applied operation's timestamp is newer than this one's: it is skipped. */
+async function outOfOrder(services: Services, operation: GitSyncOperation): Promise<boolean> {
+  if (!operation.timestamp) return false;
+  const [{ newer }] = await services.sql<{ newer: boolean }>(Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM "GitSyncOperation"
+                    WHERE "spaceId" = ${operation.spaceId} AND id <> ${operation.id} AND state = 'success' AND NOT skipped
+                      AND NOT standalone AND timestamp > ${operation.timestamp}) AS newer`);
+  return newer;
+}
+
+async function authorOf(services: Services, userId: string) {
+  const [user] = await services.sql<{ displayName: string; email: string }>(
+    Prisma.sql`SELECT "displayName", email FROM "User" WHERE id = ${userId}`,
+  );
+  return { name: user?.displayName || 'Docs platform', email: user?.email ?? 'git-sync@docs-platform.invalid' };
+}
+
+export const gitSyncTask = defineTask<GitSyncPayload>({
+  name: 'git-sync',
+  // Pushing twice is not harmless: a failed operation is recorded, and asked for again by its caller.
+  maxAttempts: 1,
+  run: async (payload, { services }) => {
+    const [operation] = await services.sql<GitSyncOperation>(
+      Prisma.sql`SELECT * FROM "GitSyncOperation" WHERE id = ${payload.operationId}`,
+    );
+    if (operation?.state !== 'running') return;
+    if (await outOfOrder(services, operation)) {
+      await services.sql(Prisma.sql`
+        UPDATE "GitSyncOperation" SET state = 'success', skipped = true, "endedAt" = ${new Date()} WHERE id = ${operation.id}`);
+      return;
+    }
+    let credentials: Credentials | null = null;
+    try {
+      credentials = payload.credentials ? (JSON.parse(unseal(services.secret, payload.credentials)) as Credentials) : null;
+      await withRepository({ url: payload.url, credentials }, services.fetcher, async (repository) => {
+        if (operation.direction === 'import') {
+          await importContent(services, repository, operation, payload.projectDirectory, payload.userId);
+          return;
+        }
+        const commit = await exportContent(
+          services,
+          repository,
+          operation,
+          payload.projectDirectory,
+          await authorOf(services, payload.userId),
+        );
+        await services.sql(Prisma.sql`
+          UPDATE "GitSyncOperation" SET state = 'success', "commitId" = ${commit}, "endedAt" = ${new Date()} WHERE id = ${operation.id}`);
+      });
+    } catch (error) {
+      const failure =
+        error instanceof GitFailure
+          ? error
+          : error instanceof LayoutError
+            ? new GitFailure(error.message)
+            : new GitFailure('The operation failed.');
+      const message = scrubbed(failure.message, credentials);
+      if (!(error instanceof GitFailure || error instanceof LayoutError)) {
+        services.logger.error(
+          { job: 'git-sync', operation: operation.id, error: scrubbed(String((error as Error)?.stack ?? error), credentials) },
+          'git sync failed',
+        );
+      }
+      await services.sql(Prisma.sql`
+        UPDATE "GitSyncOperation" SET state = ${failure.state}::"GitSyncState", error = ${message}, "endedAt" = ${new Date()}
+         WHERE id = ${operation.id}`);
+      throw new Error(message);
+    }
+  },
+});

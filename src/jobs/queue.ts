@@ -1,0 +1,160 @@
+// The background job queue. graphile-worker keeps the schedule in the database (its own schema, graphile_worker):
+// jobs survive restarts, failures retry with exponential backoff, a named queue runs its jobs one at a time, and a
+// worker wakes on LISTEN/NOTIFY. The product's side of a job is a BackgroundJob row (kind, state, progress, attempts,
+// last error), written in the same transaction that enqueues it, which is what callers read (GraphQL `job`).
+// Workers run inside the service (JOB_CONCURRENCY) or as separate processes (`npm run worker`), on the same database.
+import { type Runner, run, runMigrations, type TaskList, Logger as WorkerLogger } from 'graphile-worker';
+import { type BackgroundJob, Prisma } from '../generated/prisma/client.js';
+import type { Services } from '../kernel/context.js';
+import { newId } from '../kernel/ids.js';
+import type { Logger } from '../logger.js';
+
+/** What a task is given besides its payload. */
+export interface TaskHelpers {
+  services: Services;
+  job: BackgroundJob;
+  /** Records how far the job has come (shown to callers while it runs). */
+  progress(done: number, total: number): Promise<void>;
+}
+
+export interface TaskDefinition<Payload> {
+  /** The job kind, stable across releases: queued jobs name it. */
+  name: string;
+  run(payload: Payload, helpers: TaskHelpers): Promise<void>;
+  /** Attempts before the job is failed for good (default 5). */
+  maxAttempts?: number;
+}
+
+const tasks = new Map<string, TaskDefinition<never>>();
+
+/** Registers a task, so that every worker of this build runs it. */
+export function defineTask<Payload>(definition: TaskDefinition<Payload>): TaskDefinition<Payload> {
+  if (tasks.has(definition.name)) throw new Error(`Task ${definition.name} is defined twice.`);
+  tasks.set(definition.name, definition as TaskDefinition<never>);
+  return definition;
+}
+
+export interface EnqueueOptions {
+  /** The organization the job works for: its admins may read it. */
+  organizationId?: string | null;
+  /** Who asked for it; they may read it too. */
+  createdById?: string | null;
+  /** Jobs of one queue run one at a time, in order (one queue per space for Git sync, say). */
+  queue?: string;
+  runAt?: Date;
+}
+
+type Tx = Pick<Services['prisma'], '$queryRaw' | '$executeRaw'>;
+
+/**
+ * The end of a statement that enqueues a job when `when` holds: `job AS (...) SELECT <the job's row>`, to follow the
+ * statement's `WITH` (and its own common table expressions), so that a write can ask for work in its own statement.
+ * It writes the BackgroundJob row and graphile-worker's job together.
+ */
+export function enqueueing<Payload>(
+  task: TaskDefinition<Payload>,
+  payload: Payload,
+  options: EnqueueOptions = {},
+  when: Prisma.Sql = Prisma.sql`TRUE`,
+): Prisma.Sql {
+  const maxAttempts = task.maxAttempts ?? 5;
+  return Prisma.sql`
+    job AS (
+      INSERT INTO "BackgroundJob" (id, kind, "organizationId", "createdById", payload, "maxAttempts", "createdAt")
+      SELECT ${newId()}, ${task.name}, ${options.organizationId ?? null}, ${options.createdById ?? null},
+             ${JSON.stringify(payload)}::jsonb, ${maxAttempts}, now()
+       WHERE ${when}
+      RETURNING *
+    )
+    SELECT job.* FROM job, LATERAL (
+      SELECT graphile_worker.add_job(${task.name}, json_build_object('jobId', job.id),
+        queue_name => ${options.queue ?? null}::text, run_at => ${options.runAt ?? null}::timestamptz,
+        max_attempts => ${maxAttempts}::int)
+    ) queued`;
+}
+
+/**
+ * Enqueues a job: its BackgroundJob row and graphile-worker's job, in one statement, in the caller's transaction
+ * when given one (the job then exists exactly if the work that asked for it commits).
+ */
+export async function enqueue<Payload>(
+  db: Tx,
+  task: TaskDefinition<Payload>,
+  payload: Payload,
+  options: EnqueueOptions = {},
+): Promise<BackgroundJob> {
+  const [job] = await db.$queryRaw<BackgroundJob[]>(Prisma.sql`WITH ${enqueueing(task, payload, options)}`);
+  return job;
+}
+
+/** Installs or upgrades graphile-worker's schema (idempotent; run with the migrations, before any enqueue). */
+export async function installJobQueue(databaseUrl: string): Promise<void> {
+  await runMigrations({ connectionString: databaseUrl, logger: quietLogger });
+}
+
+const quietLogger = new WorkerLogger(() => () => {});
+
+/** graphile-worker's log lines through the service's logger, at debug below warnings. */
+function workerLogger(logger: Logger) {
+  return new WorkerLogger((scope) => (level, message, meta) => {
+    const line = { ...scope, ...meta, component: 'jobs' };
+    if (level === 'error') logger.error(line, message);
+    else if (level === 'warning') logger.warn(line, message);
+    else logger.debug(line, message);
+  });
+}
+
+/**
+ * The task list graphile-worker runs: each job's row goes running (attempt counted), then succeeded, or back to
+ * queued with its error while attempts remain (graphile-worker retries it with backoff), or failed for good.
+ */
+function taskList(services: Services): TaskList {
+  const list: TaskList = {};
+  for (const [name, task] of tasks) {
+    list[name] = async (raw) => {
+      const { jobId } = raw as { jobId: string };
+      const [job] = await services.prisma.$queryRaw<BackgroundJob[]>`
+        UPDATE "BackgroundJob" SET state = 'running', attempts = attempts + 1, "startedAt" = coalesce("startedAt", ${services.clock.now()}),
+               "lastError" = NULL
+         WHERE id = ${jobId} RETURNING *`;
+      // A job whose row is gone (its organization deleted, say) has nothing left to do.
+      if (!job) return;
+      const helpers: TaskHelpers = {
+        services,
+        job,
+        progress: async (done, total) => {
+          await services.prisma
+            .$executeRaw`UPDATE "BackgroundJob" SET "progressDone" = ${done}, "progressTotal" = ${total} WHERE id = ${jobId}`;
+        },
+      };
+      try {
+        await task.run(job.payload as never, helpers);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const final = job.attempts >= job.maxAttempts;
+        await services.prisma.$executeRaw`
+          UPDATE "BackgroundJob" SET state = ${final ? 'failed' : 'queued'}::"BackgroundJobState", "lastError" = ${message},
+                 "finishedAt" = ${final ? services.clock.now() : null}
+           WHERE id = ${jobId}`;
+        services.logger.warn({ job: jobId, kind: name, attempt: job.attempts, final, err: error }, 'job failed');
+        throw error;
+      }
+      await services.prisma.$executeRaw`
+        UPDATE "BackgroundJob" SET state = 'succeeded', "finishedAt" = ${services.clock.now()} WHERE id = ${jobId}`;
+    };
+  }
+  return list;
+}
+
+/** A running worker: `concurrency` jobs at a time; stop() lets the running ones finish. */
+export async function startWorker(services: Services, databaseUrl: string, concurrency: number): Promise<{ stop(): Promise<void> }> {
+  const runner: Runner = await run({
+    connectionString: databaseUrl,
+    concurrency,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    taskList: taskList(services),
+    logger: workerLogger(services.logger),
+  });
+  return { stop: () => runner.stop() };
+}

@@ -1,0 +1,3 @@
+import './types.js';
+
+export { pdfRest } from './routes.js';

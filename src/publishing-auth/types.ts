@@ -1,0 +1,39 @@
+// The PublishingAuth type (a site's visitor authentication settings, with its private key) and Site.publishingAuth,
+// for the site's admins only: the key lets whoever holds it admit anyone to a visitor-auth site.
+import type { PublishingAuth as PublishingAuthRow } from '../generated/prisma/client.js';
+import { builder } from '../kernel/builder.js';
+import { unseal } from '../kernel/sealed.js';
+import { checkSiteAction } from '../sites/access.js';
+import { Site } from '../sites/types.js';
+import { publishingAuthOf, type VisitorAuthBackend } from './service.js';
+
+export const VisitorAuthBackendEnum = builder.enumType('VisitorAuthBackend', {
+  description: 'custom: the team’s own backend signs visitors’ tokens; integration: an integration installed on the site does.',
+  values: ['custom', 'integration'] as const,
+});
+
+export const PublishingAuth = builder.objectRef<PublishingAuthRow>('PublishingAuth').implement({
+  description: 'How visitors of a visitor-auth site are authenticated: JWTs signed (HS256) with the private key.',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'publishing-auth' }),
+    backend: t.field({ type: VisitorAuthBackendEnum, resolve: (auth) => auth.backend as VisitorAuthBackend }),
+    privateKey: t.string({
+      description: 'The key visitors’ tokens are signed with (HS256).',
+      resolve: (auth, _args, ctx) => unseal(ctx.secret, auth.privateKeyCiphertext),
+    }),
+    fallbackURL: t.exposeString('fallbackURL', { nullable: true, description: 'Where visitors whose token is invalid are sent.' }),
+    logoutURL: t.exposeString('logoutURL', { nullable: true, description: 'Where visitors log out of the custom backend.' }),
+    integration: t.exposeString('integration', { nullable: true, description: 'The integration that authenticates visitors.' }),
+  }),
+});
+
+builder.objectFields(Site, (t) => ({
+  publishingAuth: t.field({
+    type: PublishingAuth,
+    description: 'The site’s visitor authentication settings (site `admin`); a first read creates them, with a fresh key.',
+    resolve: async (site, _args, ctx) => {
+      await checkSiteAction(ctx, site, 'admin');
+      return publishingAuthOf(ctx, site);
+    },
+  }),
+}));

@@ -1,0 +1,4 @@
+import './types.js';
+
+export { backfillSearchIndex, searchBackfillTask } from './backfill.js';
+export { searchRest } from './routes.js';

@@ -1,0 +1,302 @@
+// What visitors of a site get: the published view of a site (its live structure and customizations) for members, and
+// the resolution of a visitor's URL to a site, section and site space for renderers (publishedContentByUrl). The
+// resolution enforces the site's audience: a share-link site needs an active key in the URL (`?share=`), else it is
+// not found; a visitor-auth site needs a visitor token signed with its current key, else 401 (or the fallback URL).
+import { z } from 'zod';
+import {
+  Prisma,
+  type PublishingAuth,
+  type Site as SiteRow,
+  type SiteSection as SiteSectionRow,
+  type SiteSpace as SiteSpaceRow,
+} from '../generated/prisma/client.js';
+import { builder } from '../kernel/builder.js';
+import type { Context } from '../kernel/context.js';
+import { ApiError } from '../kernel/errors.js';
+import { verifyVisitorToken } from '../publishing-auth/visitors.js';
+import { activeShareLink } from '../share-links/keys.js';
+import { Site } from '../sites/types.js';
+import { presentedShareKeys, publishedUrl, siteBaseUrl } from '../sites/urls.js';
+import { siteSpaceUrlPath } from './paths.js';
+import { provenShareKey, SiteStructure, type Structure, sectionSiteSpaces, structureOf } from './types.js';
+
+/**
+ * The site's customization as the published spec (0.202, SiteCustomizationSettings) requires it whole: these defaults
+ * under what the site stores (Site.customizations), merged key by key.
+ */
+const DEFAULT_CUSTOMIZATIONS = {
+  styling: {
+    theme: 'clean',
+    primaryColor: { light: '#346DDB', dark: '#346DDB' },
+    infoColor: { light: '#787878', dark: '#787878' },
+    successColor: { light: '#00C950', dark: '#00C950' },
+    warningColor: { light: '#FE9A00', dark: '#FE9A00' },
+    dangerColor: { light: '#FB2C36', dark: '#FB2C36' },
+    corners: 'rounded',
+    depth: 'subtle',
+    links: 'default',
+    font: 'Inter',
+    monospaceFont: 'IBMPlexMono',
+    codeTheme: { default: { light: 'default-light', dark: 'default-dark' }, openapi: { light: 'default-light', dark: 'default-dark' } },
+    background: 'plain',
+    icons: 'regular',
+    sidebar: { background: 'default', list: 'default' },
+    search: 'subtle',
+  },
+  internationalization: { locale: 'en' },
+  favicon: {},
+  header: { preset: 'default', links: [] },
+  footer: { groups: [] },
+  themes: { default: 'system', toggeable: true },
+  feedback: { enabled: false },
+  ai: { mode: 'search' },
+  advancedCustomization: { enabled: false },
+  trademark: { enabled: true },
+  externalLinks: { target: 'self' },
+  pagination: { enabled: true },
+  pageActions: { items: ['markdown'] },
+  privacyPolicy: {},
+  socialPreview: {},
+  socialAccounts: [],
+  insights: { trackingCookie: true },
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `stored` over `defaults`: objects merged key by key, anything else (arrays included) replaced. */
+function mergedOver(defaults: unknown, stored: unknown): unknown {
+  if (!isPlainObject(defaults) || !isPlainObject(stored)) return stored === undefined ? defaults : stored;
+  const out: Record<string, unknown> = { ...defaults };
+  for (const [key, value] of Object.entries(stored)) out[key] = mergedOver(defaults[key], value);
+  return out;
+}
+
+interface PublishedView {
+  site: SiteRow;
+  structure: Structure;
+  customizations: { site: unknown; siteSpaces: Record<string, unknown> };
+}
+
+const PublishedCustomizations = builder.objectRef<PublishedView['customizations']>('PublishedCustomizations').implement({
+  fields: (t) => ({
+    site: t.field({ type: 'JSON', description: 'The site’s customization settings, defaults filled in.', resolve: (c) => c.site }),
+    siteSpaces: t.field({ type: 'JSON', description: 'Overrides per site space id (none are stored).', resolve: (c) => c.siteSpaces }),
+  }),
+});
+
+const PublishedContentSite = builder.objectRef<PublishedView>('PublishedContentSite').implement({
+  description: 'What a site shows its visitors: the site, its live structure and its customizations.',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'published-content-site' }),
+    site: t.field({ type: Site, resolve: (view) => view.site }),
+    structure: t.field({ type: SiteStructure, resolve: (view) => view.structure }),
+    customizations: t.field({ type: PublishedCustomizations, resolve: (view) => view.customizations }),
+    scripts: t.field({ type: ['JSON'], description: 'Integration scripts: none on this server.', resolve: () => [] }),
+  }),
+});
+
+builder.prismaObjectFields('Site', (t) => ({
+  publishedContent: t.field({
+    type: PublishedContentSite,
+    description:
+      'The published view: live (not draft) sections and site spaces. Published URLs appear for a published site, and for a ' +
+      'share-link site only with an active `shareKey` of it (a wrong or inactive key answers the same view without them).',
+    args: { shareKey: t.arg.string({ validate: z.string().max(256) }) },
+    resolve: async (site, args, ctx) => {
+      const key = site.visibility === 'share_link' ? await provenShareKey(ctx, site.id, args.shareKey) : null;
+      if (key) presentedShareKeys.set(site, key);
+      return {
+        site,
+        structure: await structureOf(ctx, site.id, { live: true, key }),
+        customizations: { site: mergedOver(DEFAULT_CUSTOMIZATIONS, site.customizations), siteSpaces: {} },
+      };
+    },
+  }),
+}));
+
+// --- resolving a visitor's URL -------------------------------------------------------------------------------------
+
+interface PublishedSiteContent {
+  site: string;
+  siteSection: string | null;
+  siteSpace: string;
+  space: string;
+  pathname: string;
+  basePath: string;
+  siteBasePath: string;
+  organization: string;
+  complete: boolean;
+  canonicalUrl: string;
+  shareKey: string | null;
+}
+
+interface PublishedContentRedirect {
+  target: 'external';
+  site: string;
+  redirect: string;
+}
+
+const PublishedSiteContent = builder.objectRef<PublishedSiteContent>('PublishedSiteContent').implement({
+  description: 'Where a URL leads in a published site. No short-lived content token is issued (GitBook’s `apiToken`).',
+  fields: (t) => ({
+    site: t.exposeString('site'),
+    siteSection: t.exposeString('siteSection', { nullable: true }),
+    siteSpace: t.exposeString('siteSpace'),
+    space: t.exposeString('space'),
+    pathname: t.exposeString('pathname', { description: 'The page path after the site space’s, without leading slash.' }),
+    basePath: t.exposeString('basePath', { description: 'Path prefix of the site space in the URL.' }),
+    siteBasePath: t.exposeString('siteBasePath', { description: 'Path prefix of the site in the URL.' }),
+    organization: t.exposeString('organization'),
+    complete: t.exposeBoolean('complete', { description: 'Whether the URL named every level of the structure it could.' }),
+    canonicalUrl: t.exposeString('canonicalUrl'),
+    shareKey: t.exposeString('shareKey', { nullable: true, description: 'The share key the URL carried, for a share-link site.' }),
+  }),
+});
+
+const PublishedContentRedirect = builder.objectRef<PublishedContentRedirect>('PublishedContentRedirect').implement({
+  description: 'A visitor to send elsewhere: to the site’s authentication fallback URL.',
+  fields: (t) => ({ target: t.exposeString('target'), site: t.exposeString('site'), redirect: t.exposeString('redirect') }),
+});
+
+const PublishedContentLookup = builder.unionType('PublishedContentLookup', {
+  types: [PublishedSiteContent, PublishedContentRedirect],
+  resolveType: (value) => ('redirect' in value ? PublishedContentRedirect : PublishedSiteContent),
+});
+
+const noContent = () => new ApiError(404, 'No content found for the URL.');
+
+/** Path segments of a URL, decoded, empty ones dropped. */
+const segmentsOf = (pathname: string) =>
+  pathname
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
+
+/**
+ * The published site a URL is in, and how many of its path segments the site's root takes: by custom hostname, else by
+ * the longest proxy (`hostname/path`) it is under, else under SITES_URL as `<organization>/<basename or id>/`.
+ */
+async function publishedSiteAt(ctx: Context, url: URL): Promise<{ site: SiteRow; depth: number } | null> {
+  const host = url.hostname.toLowerCase();
+  const segments = segmentsOf(url.pathname);
+  const proxies = segments.map((_, i) => `${host}/${segments.slice(0, i + 1).join('/')}`);
+  const root = new URL(`${ctx.config.sitesUrl}/`);
+  const rootDepth = segmentsOf(root.pathname).length;
+  const underRoot = url.origin === root.origin && url.pathname.startsWith(root.pathname) && segments.length >= rootDepth + 2;
+  const [organizationId, name] = underRoot ? segments.slice(rootDepth, rootDepth + 2) : [null, null];
+  const found = await ctx.sql<SiteRow>(Prisma.sql`
+    SELECT * FROM "Site" WHERE published AND (
+      hostname = ${host} OR proxy = ANY(${proxies}::text[])
+      OR ("organizationId" = ${organizationId} AND coalesce(basename, id) = ${name}))
+    ORDER BY "createdAt", id`);
+  const byHostname = found.find((site) => site.hostname === host);
+  if (byHostname) return { site: byHostname, depth: 0 };
+  const byProxy = found.filter((site) => site.proxy && proxies.includes(site.proxy)).sort((a, b) => b.proxy!.length - a.proxy!.length)[0];
+  if (byProxy) return { site: byProxy, depth: proxies.indexOf(byProxy.proxy!) + 1 };
+  const underSites = found.find((site) => site.organizationId === organizationId && (site.basename ?? site.id) === name);
+  return underSites ? { site: underSites, depth: rootDepth + 2 } : null;
+}
+
+/** Whether the visitor may see a visitor-auth site; else 401, or the fallback URL when asked to redirect. */
+async function visitorCheck(
+  ctx: Context,
+  site: SiteRow,
+  token: string | null | undefined,
+  redirectOnError: boolean,
+): Promise<PublishedContentRedirect | null> {
+  const check = token ? await verifyVisitorToken(ctx, site.id, token) : { ok: false as const, reason: 'A visitor token is required.' };
+  if (check.ok) return null;
+  if (redirectOnError) {
+    const [auth] = await ctx.sql<Pick<PublishingAuth, 'fallbackURL'>>(
+      Prisma.sql`SELECT "fallbackURL" FROM "PublishingAuth" WHERE "siteId" = ${site.id}`,
+    );
+    if (auth?.fallbackURL) return { target: 'external', site: site.id, redirect: auth.fallbackURL };
+  }
+  throw new ApiError(401, check.reason);
+}
+
+/** The live section and site space a URL's remaining segments name (else the defaults), and how many they took. */
+async function placeIn(ctx: Context, site: SiteRow, structure: Structure, rest: string[]) {
+  let section: SiteSectionRow | null = null;
+  let used = 0;
+  let sectionSettled = true;
+  let candidates = structure.structure as SiteSpaceRow[];
+  if (structure.type === 'sections') {
+    const sections = structure.structure as SiteSectionRow[];
+    const named = sections.find((candidate) => candidate.path === rest[0]);
+    section = named ?? sections.find((candidate) => candidate.id === site.defaultSiteSectionId) ?? sections[0] ?? null;
+    if (named) used++;
+    sectionSettled = !!named || sections.length === 1;
+    // Recorded by structureOf: no statement.
+    candidates = section ? await sectionSiteSpaces.of(ctx, section) : [];
+  }
+  const defaultId = section ? section.defaultSiteSpaceId : site.defaultSiteSpaceId;
+  const named = candidates.find((candidate) => candidate.path === rest[used]);
+  const siteSpace = named ?? candidates.find((candidate) => candidate.id === defaultId) ?? candidates[0] ?? null;
+  if (named) used++;
+  return { section, siteSpace, used, complete: !!named || (sectionSettled && candidates.length === 1) };
+}
+
+export async function resolvePublishedUrl(
+  ctx: Context,
+  args: { url: string; visitorAuthToken?: string | null; redirectOnError?: boolean | null },
+): Promise<PublishedSiteContent | PublishedContentRedirect> {
+  const url = new URL(args.url);
+  const found = await publishedSiteAt(ctx, url);
+  if (!found) throw noContent();
+  const { site, depth } = found;
+  let key: string | null = null;
+  if (site.visibility === 'share_link') {
+    key = url.searchParams.get('share');
+    // Never tell a share-link site apart from no site without its key.
+    if (!key || !(await activeShareLink(ctx, site.id, key))) throw noContent();
+  }
+  if (site.visibility === 'visitor_auth') {
+    const redirect = await visitorCheck(ctx, site, args.visitorAuthToken, args.redirectOnError ?? false);
+    if (redirect) return redirect;
+  }
+  const segments = segmentsOf(url.pathname);
+  const rest = segments.slice(depth);
+  const place = await placeIn(ctx, site, await structureOf(ctx, site.id, { live: true, key: null }), rest);
+  if (!place.siteSpace) throw noContent();
+  const siteBasePath = `/${segments.slice(0, depth).map(encodeURIComponent).join('/')}${depth ? '/' : ''}`;
+  const consumed = rest.slice(0, place.used).map(encodeURIComponent);
+  const pathname = rest.slice(place.used).join('/');
+  const canonicalPath = [siteSpaceUrlPath(site, place.section, place.siteSpace), pathname].filter(Boolean).join('/');
+  return {
+    site: site.id,
+    siteSection: place.section?.id ?? null,
+    siteSpace: place.siteSpace.id,
+    space: place.siteSpace.spaceId,
+    pathname,
+    basePath: `${siteBasePath}${consumed.map((segment) => `${segment}/`).join('')}`,
+    siteBasePath,
+    organization: site.organizationId,
+    complete: place.complete,
+    canonicalUrl: publishedUrl(siteBaseUrl(ctx, site), canonicalPath, key ?? undefined),
+    shareKey: key,
+  };
+}
+
+builder.queryFields((t) => ({
+  publishedContentByUrl: t.field({
+    type: PublishedContentLookup,
+    description:
+      'The published site, section and site space a visitor’s URL leads to, for any authenticated caller (no membership ' +
+      'needed): 404 when no published site is there, or a share-link site without an active `?share=` key; 401 for a ' +
+      'visitor-auth site without a valid visitorAuthToken (with redirectOnError and a fallback URL: a redirect to it).',
+    args: {
+      url: t.arg.string({ required: true, validate: z.url({ protocol: /^https?$/ }).max(2048) }),
+      visitorAuthToken: t.arg.string({ validate: z.string().max(8192) }),
+      redirectOnError: t.arg.boolean(),
+    },
+    resolve: (_root, args, ctx) => resolvePublishedUrl(ctx, args),
+  }),
+}));

@@ -1,0 +1,270 @@
+// The SiteSpace and SiteSection types, a site's structure (its sections with their site spaces, or its site spaces),
+// and the lists of a site's site spaces and sections. A site space embeds its whole Space; every per-row value (the
+// space, the site and section behind its URL and default flag, a section's site spaces) is read in one statement per
+// page, whatever the page size.
+import { z } from 'zod';
+import {
+  Prisma,
+  type Site as SiteRow,
+  type SiteSection as SiteSectionRow,
+  type SiteSpace as SiteSpaceRow,
+  type Space as SpaceRow,
+} from '../generated/prisma/client.js';
+import { rowAnnotation } from '../kernel/annotations.js';
+import { builder } from '../kernel/builder.js';
+import type { Context } from '../kernel/context.js';
+import { type ListPage, type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
+import { batchedRowById } from '../kernel/rows.js';
+import { apiUrl } from '../kernel/urls.js';
+import { activeShareLink } from '../share-links/keys.js';
+import { presentedShareKeys, visiblePublishedUrl } from '../sites/urls.js';
+import { Space } from '../spaces/types.js';
+import { isDefaultSiteSpace, sectionUrlPath, siteSpaceUrlPath } from './paths.js';
+
+/** The site and section a site space sits in (batched with every other site space of the request). */
+async function placeOf(ctx: Context, row: SiteSpaceRow) {
+  const [site, section] = await Promise.all([
+    batchedRowById<SiteRow>(ctx, 'Site', row.siteId),
+    row.sectionId ? batchedRowById<SiteSectionRow>(ctx, 'SiteSection', row.sectionId) : null,
+  ]);
+  return { site, section };
+}
+
+interface StructureUrls {
+  location: string;
+  published: string | null;
+}
+
+const StructureUrls = builder.objectRef<StructureUrls>('SiteStructureUrls').implement({
+  fields: (t) => ({
+    location: t.exposeString('location', { description: 'URL of the object in the API.' }),
+    published: t.exposeString('published', {
+      nullable: true,
+      description: 'Published URL: only for a published site, and for a share-link site only with a valid share key.',
+    }),
+  }),
+});
+
+/** The API URL of an object below a site. */
+const siteApiUrl = (ctx: Context, site: Pick<SiteRow, 'id' | 'organizationId'>, rest: string) =>
+  apiUrl(ctx, `orgs/${site.organizationId}/sites/${site.id}/${rest}`);
+
+export const SiteSpace = builder.prismaObject('SiteSpace', {
+  description: 'A space published in a site, at its path (in a section when the site has sections).',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'site-space' }),
+    id: t.exposeID('id'),
+    path: t.exposeString('path', { description: 'Path of the site space below its section (or the site root).' }),
+    section: t.exposeID('sectionId', { nullable: true, description: 'Id of the section it belongs to.' }),
+    space: t.field({ type: Space, resolve: (row, _args, ctx) => batchedRowById<SpaceRow>(ctx, 'Space', row.spaceId) }),
+    title: t.string({
+      description: 'The site space’s own title, else its space’s.',
+      resolve: async (row, _args, ctx) => row.title ?? (await batchedRowById<SpaceRow>(ctx, 'Space', row.spaceId)).title,
+    }),
+    default: t.boolean({
+      description: 'Whether it is the default site space of its section (of the site, without sections).',
+      resolve: async (row, _args, ctx) => {
+        const { site, section } = await placeOf(ctx, row);
+        return isDefaultSiteSpace(site, section, row);
+      },
+    }),
+    condition: t.exposeString('condition', { nullable: true }),
+    hidden: t.exposeBoolean('hidden'),
+    draft: t.exposeBoolean('draft'),
+    urls: t.field({
+      type: StructureUrls,
+      resolve: async (row, _args, ctx) => {
+        const { site, section } = await placeOf(ctx, row);
+        return {
+          location: siteApiUrl(ctx, site, `site-spaces/${row.id}`),
+          published: await visiblePublishedUrl(ctx, site, siteSpaceUrlPath(site, section, row), row),
+        };
+      },
+    }),
+  }),
+});
+
+/**
+ * A section's site spaces by position: one statement for every section of a page. The published view records the
+ * live ones itself (set), with the share key it proved.
+ */
+export const sectionSiteSpaces = rowAnnotation<SiteSectionRow, SiteSpaceRow[]>('section site spaces', async (ctx, sections) => {
+  const rows = await ctx.sql<SiteSpaceRow>(Prisma.sql`
+    SELECT * FROM "SiteSpace" WHERE "sectionId" = ANY(${sections.map((section) => section.id)}::text[]) ORDER BY position, id`);
+  return sections.map((section) => rows.filter((row) => row.sectionId === section.id));
+});
+
+/** Records a proven share key on rows an answer returns, so that their published URLs carry it. */
+export function presentKey(rows: readonly object[], key: string | null): void {
+  if (key) for (const row of rows) presentedShareKeys.set(row, key);
+}
+
+export const SiteSection = builder.prismaObject('SiteSection', {
+  description: 'A section of a site: a group of site spaces (variants) at its own path.',
+  fields: (t) => ({
+    object: t.string({ resolve: () => 'site-section' }),
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    description: t.exposeString('description', { nullable: true }),
+    default: t.boolean({
+      description: 'Whether it is the site’s default section.',
+      resolve: async (row, _args, ctx) => (await batchedRowById<SiteRow>(ctx, 'Site', row.siteId)).defaultSiteSectionId === row.id,
+    }),
+    path: t.exposeString('path'),
+    condition: t.exposeString('condition', { nullable: true }),
+    icon: t.exposeString('icon', { nullable: true }),
+    draft: t.exposeBoolean('draft'),
+    siteSpaces: t.field({
+      type: [SiteSpace],
+      description: 'Its site spaces, by position.',
+      resolve: async (row, _args, ctx) => {
+        const [rows, key] = await Promise.all([sectionSiteSpaces.of(ctx, row), presentedShareKeys.of(ctx, row)]);
+        presentKey(rows, key);
+        return rows;
+      },
+    }),
+    urls: t.field({
+      type: StructureUrls,
+      resolve: async (row, _args, ctx) => {
+        const site = await batchedRowById<SiteRow>(ctx, 'Site', row.siteId);
+        return {
+          location: siteApiUrl(ctx, site, `sections/${row.id}`),
+          published: await visiblePublishedUrl(ctx, site, sectionUrlPath(site, row), row),
+        };
+      },
+    }),
+  }),
+});
+
+export const SiteSpaceList = listOf('SiteSpace', SiteSpace);
+export const SiteSectionList = listOf('SiteSection', SiteSection);
+
+const SiteStructureItem = builder.unionType('SiteStructureItem', {
+  types: [SiteSection, SiteSpace],
+  resolveType: (row) => ('spaceId' in row ? SiteSpace : SiteSection),
+});
+
+const SiteStructureTypeEnum = builder.enumType('SiteStructureType', {
+  description: 'sections: the site has sections, each with its site spaces; siteSpaces: the site’s site spaces.',
+  values: ['sections', 'siteSpaces'] as const,
+});
+
+export interface Structure {
+  type: 'sections' | 'siteSpaces';
+  structure: (SiteSectionRow | SiteSpaceRow)[];
+}
+
+export const SiteStructure = builder.objectRef<Structure>('SiteStructure').implement({
+  description: 'How a site is organized: its sections with their site spaces when it has sections, else its site spaces.',
+  fields: (t) => ({
+    type: t.field({ type: SiteStructureTypeEnum, resolve: (structure) => structure.type }),
+    structure: t.field({ type: [SiteStructureItem], resolve: (structure) => structure.structure }),
+  }),
+});
+
+/**
+ * A site's structure in two statements. `live` keeps what visitors get: no draft section or site space, none whose
+ * space is deleted. `key` is a share key the request proved, recorded on every row.
+ */
+export async function structureOf(ctx: Context, siteId: string, { live, key }: { live: boolean; key: string | null }) {
+  const liveOnly = live
+    ? Prisma.sql`AND NOT ss.draft AND EXISTS (SELECT 1 FROM "Space" sp WHERE sp.id = ss."spaceId" AND sp."deletedAt" IS NULL)`
+    : Prisma.empty;
+  const [sections, siteSpaces] = await Promise.all([
+    ctx.sql<SiteSectionRow>(Prisma.sql`SELECT * FROM "SiteSection" WHERE "siteId" = ${siteId} ORDER BY position, id`),
+    ctx.sql<SiteSpaceRow>(
+      Prisma.sql`SELECT ss.* FROM "SiteSpace" ss WHERE ss."siteId" = ${siteId} ${liveOnly} ORDER BY ss.position, ss.id`,
+    ),
+  ]);
+  presentKey([...sections, ...siteSpaces], key);
+  if (!sections.length) return { type: 'siteSpaces', structure: siteSpaces.filter((row) => !row.sectionId) } satisfies Structure;
+  const shown = live ? sections.filter((section) => !section.draft) : sections;
+  for (const section of shown) {
+    sectionSiteSpaces.set(
+      section,
+      siteSpaces.filter((row) => row.sectionId === section.id),
+    );
+  }
+  return { type: 'sections', structure: shown } satisfies Structure;
+}
+
+/** The share key if it is an active key of the site; null when absent, wrong or deactivated (never an error). */
+export async function provenShareKey(ctx: Context, siteId: string, key: string | null | undefined): Promise<string | null> {
+  if (!key) return null;
+  return (await activeShareLink(ctx, siteId, key)) ? key : null;
+}
+
+const shareKeyArg = {
+  description: 'A share key of the site: with an active one, the published URLs of a share-link site are shown.',
+  validate: z.string().max(256),
+} as const;
+
+/** The default flag of a site space, as SQL on a row `t` of SiteSpace. */
+const isDefaultSql = Prisma.sql`(CASE WHEN t."sectionId" IS NULL
+    THEN (SELECT s."defaultSiteSpaceId" FROM "Site" s WHERE s.id = t."siteId")
+    ELSE (SELECT sec."defaultSiteSpaceId" FROM "SiteSection" sec WHERE sec.id = t."sectionId") END) IS NOT DISTINCT FROM t.id`;
+
+const siteSpacesOfSite: ListSource<SiteSpaceRow, { default?: boolean | null }> = {
+  table: 'SiteSpace',
+  parentColumn: 'siteId',
+  // Grouped by section, in the sections' order, then by position within each.
+  orderBy: [
+    {
+      column: 'sectionPosition',
+      type: 'float8',
+      expression: Prisma.sql`coalesce((SELECT sec.position FROM "SiteSection" sec WHERE sec.id = t."sectionId"), 0)`,
+    },
+    { column: 'sectionId', type: 'text', expression: Prisma.sql`coalesce(t."sectionId", '')` },
+    { column: 'position', type: 'float8' },
+    { column: 'id', type: 'text' },
+  ],
+  where: (_ctx, args) =>
+    args.default === true ? isDefaultSql : args.default === false ? Prisma.sql`NOT ${isDefaultSql}` : Prisma.sql`TRUE`,
+  scope: (siteId, args) => `sites/${siteId}/site-spaces:${args.default ?? ''}`,
+  fetch: (ctx, query, ids) => ctx.prisma.siteSpace.findMany({ ...query, where: { id: { in: ids } } }),
+};
+
+const sectionsOfSite: ListSource<SiteSectionRow> = {
+  table: 'SiteSection',
+  parentColumn: 'siteId',
+  orderBy: [
+    { column: 'position', type: 'float8' },
+    { column: 'id', type: 'text' },
+  ],
+  where: () => Prisma.sql`TRUE`,
+  scope: (siteId) => `sites/${siteId}/sections`,
+  fetch: (ctx, query, ids) => ctx.prisma.siteSection.findMany({ ...query, where: { id: { in: ids } } }),
+  annotations: [sectionSiteSpaces],
+};
+
+/** A page of one of the site's lists, its rows carrying the share key the request proved (for their published URLs). */
+async function withShareKey<Row extends object>(list: Promise<ListPage<Row>>, ctx: Context, siteId: string, shareKey?: string | null) {
+  const [page, key] = await Promise.all([list, provenShareKey(ctx, siteId, shareKey)]);
+  presentKey(page.items, key);
+  return page;
+}
+
+builder.prismaObjectFields('Site', (t) => ({
+  siteSpaces: t.field({
+    type: SiteSpaceList,
+    description: 'The site’s site spaces, section by section, by position.',
+    args: {
+      ...listArgs,
+      default: t.arg.boolean({ description: 'true: only default site spaces; false: only the others; absent: all.' }),
+      shareKey: t.arg.string(shareKeyArg),
+    },
+    resolve: (site, args, ctx, info) => withShareKey(listPage(siteSpacesOfSite, ctx, info, site.id, args), ctx, site.id, args.shareKey),
+  }),
+  sections: t.field({
+    type: SiteSectionList,
+    description: 'The site’s sections, by position, each with its site spaces.',
+    args: { ...listArgs, shareKey: t.arg.string(shareKeyArg) },
+    resolve: (site, args, ctx, info) => withShareKey(listPage(sectionsOfSite, ctx, info, site.id, args), ctx, site.id, args.shareKey),
+  }),
+  structure: t.field({
+    type: SiteStructure,
+    description: 'The site’s sections with their site spaces, or its site spaces when it has no sections; drafts included.',
+    args: { shareKey: t.arg.string(shareKeyArg) },
+    resolve: async (site, args, ctx) => structureOf(ctx, site.id, { live: false, key: await provenShareKey(ctx, site.id, args.shareKey) }),
+  }),
+}));

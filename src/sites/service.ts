@@ -1,0 +1,241 @@
+// Creating, changing, publishing and deleting sites, and setting their adaptive schema. Creators of the organization
+// create sites and change their content settings; the settings that decide where a site is served and to whom
+// (visibility, hostname, proxy), publication and deletion are for its admins.
+import { Prisma, type Revision, type Site as SiteRow } from '../generated/prisma/client.js';
+import { authorize, organizations } from '../kernel/authorize.js';
+import type { Context } from '../kernel/context.js';
+import { badRequest, conflict, isUniqueViolation } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import { visibleToViewerSql } from '../kernel/permissions.js';
+import { MAIN, pageContent, writeRevision } from '../revisions/store.js';
+import { uniquePath } from '../site-structure/paths.js';
+import { createSpace } from '../spaces/service.js';
+import { siteIn } from './access.js';
+import { checkAdaptiveSchema } from './adaptive-schema.js';
+import { type AdaptiveSchemaView, siteSpaceCounts } from './types.js';
+
+/** The title of a site created without one. */
+export const DEFAULT_SITE_TITLE = 'Docs site';
+/** A space's title is at most 50 characters; a space made for a site takes the site's title. */
+const SPACE_TITLE_MAX = 50;
+
+export interface NewSite {
+  type?: SiteRow['type'] | null;
+  title?: string | null;
+  visibility?: SiteRow['visibility'] | null;
+  /** Existing spaces to publish, in order; or a new space made for the site, empty or with a first page. */
+  spaces?: string[] | 'empty' | 'sample' | null;
+}
+
+interface ContentSpace {
+  id: string;
+  title: string;
+}
+
+/** The spaces named in `spaces`, in order: live spaces of the organization the viewer can see, in one statement. */
+async function spacesNamed(ctx: Context, organizationId: string, ids: readonly string[]): Promise<ContentSpace[]> {
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated) throw badRequest(`Invalid "spaces": ${JSON.stringify(repeated)} is listed twice.`);
+  if (!ids.length) return [];
+  const rows = await ctx.sql<ContentSpace>(Prisma.sql`
+    SELECT t.id, t.title FROM "Space" t
+     WHERE t.id = ANY(${[...ids]}::text[]) AND t."organizationId" = ${organizationId} AND t."deletedAt" IS NULL
+       AND ${visibleToViewerSql(ctx.viewer)}`);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const unknown = ids.find((id) => !byId.has(id));
+  if (unknown) throw badRequest(`Invalid "spaces": no space ${JSON.stringify(unknown)} in this organization.`);
+  return ids.map((id) => byId.get(id)!);
+}
+
+/** Paths of the site spaces: each space's title as a slug, made unique within the site. */
+function sitePaths(spaces: readonly ContentSpace[]): string[] {
+  const taken = new Set<string>();
+  return spaces.map(({ title }) => {
+    const path = uniquePath(title, 'space', taken);
+    taken.add(path);
+    return path;
+  });
+}
+
+const SAMPLE_PAGE = (siteTitle: string) => `This is the first page of ${siteTitle}. Edit it, or add pages beside it and below it.
+
+## Next steps
+
+- Write your content in this space, or sync it from a Git repository.
+- Choose who can read the site in its settings: anyone, people with a share link, or signed-in visitors.
+- Publish the site when it is ready.
+`;
+
+/** Gives a space made for a site its first page, as the primary content's next revision. */
+async function writeSamplePage(tx: Prisma.TransactionClient, ctx: Context, spaceId: string, siteTitle: string): Promise<void> {
+  const [current] = await tx.$queryRaw<Revision[]>`
+    SELECT r.* FROM "Revision" r JOIN "Space" s ON s."revisionId" = r.id WHERE s.id = ${spaceId}`;
+  const now = ctx.clock.now();
+  const page = pageContent({
+    pageId: newId(),
+    title: 'Welcome',
+    slug: 'welcome',
+    markdown: SAMPLE_PAGE(siteTitle),
+    createdAt: now,
+    updatedAt: now,
+  });
+  const revision = await writeRevision(
+    tx,
+    { spaceId, line: MAIN, parent: current, type: 'edits', createdById: ctx.viewer.userId },
+    { pages: [page] },
+  );
+  await tx.$executeRaw`UPDATE "Space" SET "revisionId" = ${revision.id}, "updatedAt" = ${now} WHERE id = ${spaceId}`;
+}
+
+/**
+ * Creates an unpublished site with its site spaces, the first of them its default. `spaces: "empty" | "sample"`
+ * first creates a space for the site in the organization (titled like the site), "sample" with a first page.
+ */
+export async function createSite(ctx: Context, organizationId: string, input: NewSite): Promise<SiteRow> {
+  await authorize(ctx, organizations, organizationId, 'createContent');
+  const title = input.title ?? DEFAULT_SITE_TITLE;
+  const spaces =
+    typeof input.spaces === 'string'
+      ? [{ id: await createSpace(ctx, organizationId, { title: title.slice(0, SPACE_TITLE_MAX).trim() }), title }]
+      : await spacesNamed(ctx, organizationId, input.spaces ?? []);
+  const id = newId();
+  const siteSpaces = sitePaths(spaces).map((path, i) => ({ id: newId(), siteId: id, spaceId: spaces[i].id, path, position: i + 1 }));
+  const data: Prisma.SiteUncheckedCreateInput = {
+    id,
+    organizationId,
+    title,
+    type: input.type ?? 'basic',
+    visibility: input.visibility ?? 'public',
+    defaultSiteSpaceId: siteSpaces[0]?.id ?? null,
+  };
+  let site: SiteRow;
+  if (input.spaces === 'sample') {
+    site = await ctx.prisma.$transaction(async (tx) => {
+      await writeSamplePage(tx, ctx, spaces[0].id, title);
+      const created = await tx.site.create({ data });
+      await tx.siteSpace.createMany({ data: siteSpaces });
+      return created;
+    });
+  } else if (siteSpaces.length) {
+    [site] = await ctx.prisma.$transaction([ctx.prisma.site.create({ data }), ctx.prisma.siteSpace.createMany({ data: siteSpaces })]);
+  } else {
+    site = await ctx.prisma.site.create({ data });
+  }
+  siteSpaceCounts.set(site, siteSpaces.length);
+  return site;
+}
+
+export interface SiteChange {
+  title?: string | null;
+  visibility?: SiteRow['visibility'] | null;
+  basename?: string | null;
+  adaptiveContent?: { enabled: boolean } | null;
+  defaultSiteSpace?: string | null;
+  defaultSiteSection?: string | null;
+  proxy?: string | null;
+  hostname?: string | null;
+}
+
+/**
+ * Where a new default site space is recorded: on the site, or when the site has sections on its default section (the
+ * one the change names, else the site's, else its first), which must hold it.
+ */
+async function defaultsOf(ctx: Context, site: SiteRow, change: SiteChange): Promise<{ sectionId: string | null }> {
+  const siteSpaceId = change.defaultSiteSpace ?? null;
+  const sectionId = change.defaultSiteSection ?? null;
+  const [found] = await ctx.sql<{ siteSpace: boolean; siteSpaceSection: string | null; section: boolean; defaultSection: string | null }>(
+    Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM "SiteSpace" ss WHERE ss.id = ${siteSpaceId} AND ss."siteId" = ${site.id}) AS "siteSpace",
+      (SELECT ss."sectionId" FROM "SiteSpace" ss WHERE ss.id = ${siteSpaceId} AND ss."siteId" = ${site.id}) AS "siteSpaceSection",
+      EXISTS (SELECT 1 FROM "SiteSection" sc WHERE sc.id = ${sectionId} AND sc."siteId" = ${site.id}) AS section,
+      (SELECT sc.id FROM "SiteSection" sc WHERE sc."siteId" = ${site.id}
+        ORDER BY sc.id = ${site.defaultSiteSectionId} DESC NULLS LAST, sc.position, sc.id LIMIT 1) AS "defaultSection"`,
+  );
+  if (sectionId && !found.section) throw badRequest('Invalid "defaultSiteSection": no such section in this site.');
+  if (!siteSpaceId) return { sectionId: null };
+  if (!found.siteSpace) throw badRequest('Invalid "defaultSiteSpace": no such site space in this site.');
+  const defaultSection = sectionId ?? found.defaultSection;
+  if (defaultSection && found.siteSpaceSection !== defaultSection) {
+    throw badRequest('Invalid "defaultSiteSpace": not a site space of the site’s default section.');
+  }
+  return { sectionId: defaultSection };
+}
+
+/** A hostname is one site's across the instance (and no organization's custom hostname); a basename one site's in its organization. */
+async function checkAddressesFree(ctx: Context, site: SiteRow, change: SiteChange): Promise<void> {
+  const hostname = change.hostname ?? null;
+  const basename = change.basename ?? null;
+  const [taken] = await ctx.sql<{ hostname: boolean; basename: boolean }>(Prisma.sql`
+    SELECT (EXISTS (SELECT 1 FROM "Site" s WHERE s.hostname = ${hostname} AND s.id <> ${site.id})
+            OR EXISTS (SELECT 1 FROM "Organization" o WHERE o."customHostname" = ${hostname})) AS hostname,
+           EXISTS (SELECT 1 FROM "Site" s WHERE s."organizationId" = ${site.organizationId} AND s.id <> ${site.id}
+                      AND COALESCE(s.basename, s.id) = ${basename}) AS basename`);
+  if (taken.hostname) throw conflict(`The hostname ${JSON.stringify(hostname)} is already used by another site.`);
+  if (taken.basename) throw conflict(`The basename ${JSON.stringify(basename)} is already used by another site of this organization.`);
+}
+
+/** Changes a site's settings; returns its row as changed. */
+export async function updateSite(ctx: Context, organizationId: string, siteId: string, change: SiteChange): Promise<SiteRow> {
+  const servingChange = change.visibility != null || change.hostname !== undefined || change.proxy !== undefined;
+  const { row: site } = await siteIn(ctx, organizationId, siteId, servingChange ? 'admin' : 'edit');
+  const { sectionId } = change.defaultSiteSpace || change.defaultSiteSection ? await defaultsOf(ctx, site, change) : { sectionId: null };
+  if (change.hostname || change.basename) await checkAddressesFree(ctx, site, change);
+  const data: Prisma.SiteUncheckedUpdateInput = {
+    ...(change.title != null && { title: change.title }),
+    ...(change.visibility != null && { visibility: change.visibility }),
+    ...(change.basename != null && { basename: change.basename }),
+    ...(change.adaptiveContent != null && { adaptiveContentEnabled: change.adaptiveContent.enabled }),
+    ...(change.defaultSiteSection != null && { defaultSiteSectionId: change.defaultSiteSection }),
+    ...(change.defaultSiteSpace != null && !sectionId && { defaultSiteSpaceId: change.defaultSiteSpace }),
+    ...(change.proxy !== undefined && { proxy: change.proxy }),
+    ...(change.hostname !== undefined && { hostname: change.hostname }),
+  };
+  if (!Object.keys(data).length && !sectionId) return site;
+  try {
+    if (!sectionId) return await ctx.prisma.site.update({ where: { id: siteId }, data });
+    const [updated] = await ctx.prisma.$transaction([
+      ctx.prisma.site.update({ where: { id: siteId }, data }),
+      ctx.prisma.siteSection.update({
+        where: { id: sectionId },
+        data: { defaultSiteSpaceId: change.defaultSiteSpace },
+        select: { id: true },
+      }),
+    ]);
+    return updated;
+  } catch (error) {
+    // Two requests claiming one hostname at once: the unique index decides.
+    if (isUniqueViolation(error)) throw conflict(`The hostname ${JSON.stringify(change.hostname)} is already used by another site.`);
+    throw error;
+  }
+}
+
+/** Deletes a site with its site spaces, sections, redirects, share links and publishing auth (by cascade). */
+export async function deleteSite(ctx: Context, organizationId: string, siteId: string): Promise<void> {
+  await siteIn(ctx, organizationId, siteId, 'admin');
+  await ctx.prisma.site.deleteMany({ where: { id: siteId } });
+}
+
+/** Publishes or unpublishes a site; its settings and content stay as they are. */
+export async function setPublished(ctx: Context, organizationId: string, siteId: string, published: boolean): Promise<SiteRow> {
+  const { row: site } = await siteIn(ctx, organizationId, siteId, 'admin');
+  if (site.published === published) return site;
+  return ctx.prisma.site.update({ where: { id: siteId }, data: { published } });
+}
+
+/** Replaces the site's adaptive schema, once it is known to be one (see adaptive-schema.ts). */
+export async function setAdaptiveSchema(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  jsonSchema: unknown,
+): Promise<AdaptiveSchemaView> {
+  await siteIn(ctx, organizationId, siteId, 'editAdaptiveSchema');
+  checkAdaptiveSchema(jsonSchema);
+  const updatedAt = ctx.clock.now();
+  await ctx.prisma.site.update({
+    where: { id: siteId },
+    data: { adaptiveSchema: jsonSchema as Prisma.InputJsonValue, adaptiveSchemaUpdatedAt: updatedAt },
+    select: { id: true },
+  });
+  return { jsonSchema, updatedAt };
+}

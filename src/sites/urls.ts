@@ -1,0 +1,45 @@
+// Where a site is published: at its custom hostname, else behind its proxy, else under SITES_URL as
+// `<organization id>/<basename or site id>/`. Site spaces and sections add their paths below that. A share-link
+// site's URLs hold a share key (`?share=<key>`), which only callers who hold one see.
+import type { Site } from '../generated/prisma/client.js';
+import { rowAnnotation } from '../kernel/annotations.js';
+import type { Context } from '../kernel/context.js';
+
+/** The site's published root, with a trailing slash. */
+export function siteBaseUrl(
+  ctx: Pick<Context, 'config'>,
+  site: Pick<Site, 'id' | 'organizationId' | 'hostname' | 'proxy' | 'basename'>,
+): string {
+  if (site.hostname) return `https://${site.hostname}/`;
+  if (site.proxy) return `https://${site.proxy}/`;
+  return `${ctx.config.sitesUrl}/${site.organizationId}/${site.basename ?? site.id}/`;
+}
+
+/** A published URL below the site's root (`path` without leading slash), carrying a share key when given. */
+export function publishedUrl(base: string, path: string, shareKey?: string): string {
+  const url = new URL(path, base);
+  if (shareKey) url.searchParams.set('share', shareKey);
+  return url.toString();
+}
+
+/**
+ * The share key a request presented and proved valid (the published view, a redirect lookup), recorded on the site,
+ * site-space and site-section rows it answers with; null for every other request.
+ */
+export const presentedShareKeys = rowAnnotation<object, string | null>('presented share key', async (_ctx, rows) => rows.map(() => null));
+
+/**
+ * A published URL as a caller may see it: only for a published site, and for a `share-link` site only with the share
+ * key the request presented (`row` carries it, see presentedShareKeys).
+ */
+export async function visiblePublishedUrl(
+  ctx: Context,
+  site: Pick<Site, 'id' | 'organizationId' | 'hostname' | 'proxy' | 'basename' | 'published' | 'visibility'>,
+  path: string,
+  row: object,
+): Promise<string | null> {
+  if (!site.published) return null;
+  if (site.visibility !== 'share_link') return publishedUrl(siteBaseUrl(ctx, site), path);
+  const key = await presentedShareKeys.of(ctx, row);
+  return key ? publishedUrl(siteBaseUrl(ctx, site), path, key) : null;
+}

@@ -1,0 +1,260 @@
+// Publishing auth (visitor authentication) of a site: read (created with a fresh key on first read), updated (backend,
+// URLs, integration), and its key regenerated, after which tokens signed with the old key are refused at once; the key
+// stored sealed, shown to the site's admins only and never logged; through GitBook's 0.202.0 client and spec.
+import { Writable } from 'node:stream';
+import { SignJWT } from 'jose';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SitePublishingAuthUpdate } from '../../node_modules/gitbook-api-0202/dist/client.js';
+import type { Site } from '../../src/generated/prisma/client.js';
+import type { Context } from '../../src/kernel/context.js';
+import { newId } from '../../src/kernel/ids.js';
+import { unseal } from '../../src/kernel/sealed.js';
+import { verifyVisitorToken } from '../../src/publishing-auth/visitors.js';
+import { buildSite } from '../site-redirects/fixtures.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
+import { buildWorld, type World } from '../support/world.js';
+
+const AUTH = '/orgs/{organizationId}/sites/{siteId}/publishing/auth';
+
+/** Every log line the service writes, as text. */
+const logs: string[] = [];
+let t: TestApp;
+let world: World;
+let acme: string;
+let ctx: Context;
+let foreignSite: Site;
+
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  t = await startTestApp({ logger: pino({ level: 'trace' }, sink) });
+  world = await buildWorld(t.prisma);
+  acme = world.organizationId;
+  ctx = t.app.services as Context;
+  foreignSite = await buildSite(t.prisma, { organizationId: world.secondOrganizationId, visibility: 'visitor_auth' });
+});
+afterAll(() => t?.close());
+
+const auth = (siteId: string, org = acme) => `/v1/orgs/${org}/sites/${siteId}/publishing/auth`;
+const newSite = () => buildSite(t.prisma, { organizationId: acme, visibility: 'visitor_auth' });
+const sign = (key: string, claims: Record<string, unknown> = { sub: 'visitor-1' }) =>
+  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
+
+/** An integration of the organization, installed on all its sites or on the ones given. */
+async function installIntegration(name: string, sites: 'all' | string[]) {
+  const integration = await t.prisma.integration.create({
+    data: { id: newId(), name, ownerOrganizationId: acme, title: name, description: name, script: '' },
+  });
+  const installation = await t.prisma.integrationInstallation.create({
+    data: { id: newId(), integrationId: integration.id, organizationId: acme, siteSelection: sites === 'all' ? 'all' : 'selected' },
+  });
+  if (sites !== 'all') {
+    await t.prisma.installationSite.createMany({ data: sites.map((siteId) => ({ installationId: installation.id, siteId })) });
+  }
+}
+
+describe('GET /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth', () => {
+  it('creates the settings on first read with a fresh random key, stored sealed, and answers the same key after', async () => {
+    const site = await newSite();
+    const client = gitbookClient('0202', t.url, world.admin.token);
+    const { data, status } = await client.orgs.getSitePublishingAuthById(acme, site.id);
+    expect(status).toBe(200);
+    expectMatchesSpec('0202', 'get', AUTH, 200, data);
+    expect(data).toEqual({ object: 'publishing-auth', backend: 'custom', privateKey: expect.stringMatching(/^[\w-]{43}$/) });
+    const row = await t.prisma.publishingAuth.findUniqueOrThrow({ where: { siteId: site.id } });
+    expect(row.privateKeyCiphertext).not.toContain(data.privateKey);
+    expect(unseal(ctx.secret, row.privateKeyCiphertext)).toBe(data.privateKey);
+
+    expect((await client.orgs.getSitePublishingAuthById(acme, site.id)).data.privateKey).toBe(data.privateKey);
+    expect(await t.prisma.publishingAuth.count({ where: { siteId: site.id } })).toBe(1);
+    const another = await client.orgs.getSitePublishingAuthById(acme, (await newSite()).id);
+    expect(another.data.privateKey).not.toBe(data.privateKey);
+  });
+
+  it('shows the key to the site’s admins only: 403 for other members, 404 for guests, outsiders and other organizations', async () => {
+    const site = await newSite();
+    for (const member of [world.creator, world.editor, world.reader]) {
+      const res = await t.request('GET', auth(site.id), { token: member.token });
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toBe('You do not have the "admin" permission on this site.');
+    }
+    for (const person of [world.guest, world.outsider])
+      expect((await t.request('GET', auth(site.id), { token: person.token })).status).toBe(404);
+    expect((await t.request('GET', auth(site.id))).status).toBe(401);
+    expect((await t.request('GET', auth(foreignSite.id), { token: world.admin.token })).status).toBe(404);
+    // Refusals create nothing.
+    expect(await t.prisma.publishingAuth.count({ where: { siteId: { in: [site.id, foreignSite.id] } } })).toBe(0);
+  });
+});
+
+describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth', () => {
+  const update = (siteId: string, body: unknown, token = world.admin.token) => t.request('PATCH', auth(siteId), { token, body });
+
+  it('sets the backend and URLs through the official client; null unsets a URL, absence keeps it; the key stays', async () => {
+    const site = await newSite();
+    const client = gitbookClient('0202', t.url, world.admin.token);
+    const { data, status } = await client.orgs.updateSitePublishingAuthById(acme, site.id, {
+      backend: 'custom',
+      fallbackURL: 'https://login.acme.example.com/fallback',
+      logoutURL: 'https://login.acme.example.com/logout',
+    } as SitePublishingAuthUpdate);
+    expect(status).toBe(200);
+    expectMatchesSpec('0202', 'patch', AUTH, 200, data);
+    expect(data).toEqual({
+      object: 'publishing-auth',
+      backend: 'custom',
+      privateKey: expect.stringMatching(/^[\w-]{43}$/),
+      fallbackURL: 'https://login.acme.example.com/fallback',
+      logoutURL: 'https://login.acme.example.com/logout',
+    });
+    const kept = await client.orgs.updateSitePublishingAuthById(acme, site.id, {
+      backend: 'custom',
+      logoutURL: null,
+    } as SitePublishingAuthUpdate);
+    expectMatchesSpec('0202', 'patch', AUTH, 200, kept.data);
+    expect(kept.data).toEqual({
+      object: 'publishing-auth',
+      backend: 'custom',
+      privateKey: data.privateKey,
+      fallbackURL: 'https://login.acme.example.com/fallback',
+    });
+    expect((await client.orgs.getSitePublishingAuthById(acme, site.id)).data).toEqual(kept.data);
+  });
+
+  it('names an integration installed on the site for the integration backend only; the custom backend clears it', async () => {
+    const site = await newSite();
+    const elsewhere = await newSite();
+    await installIntegration('auth0-acme', [site.id]);
+    await installIntegration('okta-acme', [elsewhere.id]);
+    await installIntegration('everywhere', 'all');
+    const set = await update(site.id, { backend: 'integration', integration: 'auth0-acme' });
+    expect(set.status).toBe(200);
+    expectMatchesSpec('0202', 'patch', AUTH, 200, set.body);
+    expect(set.body).toMatchObject({ backend: 'integration', integration: 'auth0-acme' });
+    expect((await update(site.id, { backend: 'integration' })).body).toMatchObject({ backend: 'integration', integration: 'auth0-acme' });
+    expect((await update(site.id, { backend: 'integration', integration: 'everywhere' })).body.integration).toBe('everywhere');
+
+    const refused: [unknown, string][] = [
+      [{ backend: 'custom', integration: 'auth0-acme' }, 'Invalid "integration": only the "integration" backend takes one.'],
+      [
+        { backend: 'integration', integration: 'okta-acme' },
+        'Invalid "integration": no integration "okta-acme" is installed on this site.',
+      ],
+      [{ backend: 'integration', integration: 'unknown' }, 'Invalid "integration": no integration "unknown" is installed on this site.'],
+    ];
+    for (const [body, message] of refused) {
+      const res = await update(site.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.message).toBe(message);
+    }
+    const custom = await update(site.id, { backend: 'custom' });
+    expect(custom.body).toEqual({ object: 'publishing-auth', backend: 'custom', privateKey: expect.any(String) });
+    expect(await t.prisma.publishingAuth.findUniqueOrThrow({ where: { siteId: site.id } })).toMatchObject({ integration: null });
+  });
+
+  it('creates the settings, with a key, when the first call is an update', async () => {
+    const site = await newSite();
+    const res = await update(site.id, { backend: 'custom', fallbackURL: 'http://intranet.example.com/' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ backend: 'custom', fallbackURL: 'http://intranet.example.com/' });
+    const row = await t.prisma.publishingAuth.findUniqueOrThrow({ where: { siteId: site.id } });
+    expect(unseal(ctx.secret, row.privateKeyCiphertext)).toBe(res.body.privateKey);
+  });
+
+  it('enforces every limit with a 400 naming the field, and is for the site’s admins', async () => {
+    const site = await newSite();
+    const refused: [unknown, string][] = [
+      [{}, 'backend'],
+      [{ fallbackURL: 'https://example.com/' }, 'backend'],
+      [{ backend: 'saml' }, 'backend'],
+      [{ backend: null }, 'backend'],
+      [{ backend: 'custom', fallbackURL: 'example.com/login' }, 'fallbackURL'],
+      [{ backend: 'custom', fallbackURL: 'ftp://example.com/login' }, 'fallbackURL'],
+      [{ backend: 'custom', fallbackURL: `https://example.com/${'x'.repeat(2029)}` }, 'fallbackURL'],
+      [{ backend: 'custom', logoutURL: 'javascript:alert(1)' }, 'logoutURL'],
+      [{ backend: 'custom', logoutURL: 42 }, 'logoutURL'],
+      [{ backend: 'integration', integration: 'has space' }, 'integration'],
+      [{ backend: 'integration', integration: 'x'.repeat(101) }, 'integration'],
+    ];
+    for (const [body, field] of refused) {
+      const res = await update(site.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.message).toMatch(new RegExp(`^Invalid "${field}"`));
+    }
+    expect((await update(site.id, { backend: 'custom', fallbackURL: `https://example.com/${'x'.repeat(2028)}` })).status).toBe(200);
+    for (const member of [world.creator, world.editor])
+      expect((await update(site.id, { backend: 'custom' }, member.token)).status).toBe(403);
+    for (const person of [world.guest, world.outsider])
+      expect((await update(site.id, { backend: 'custom' }, person.token)).status).toBe(404);
+    expect((await t.request('PATCH', auth(site.id), { body: { backend: 'custom' } })).status).toBe(401);
+    expect((await update(foreignSite.id, { backend: 'custom' })).status).toBe(404);
+  });
+});
+
+describe('POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate', () => {
+  it('replaces the key through the official client: tokens signed with the old key are refused at once', async () => {
+    const site = await newSite();
+    const client = gitbookClient('0202', t.url, world.admin.token);
+    const before = (await client.orgs.getSitePublishingAuthById(acme, site.id)).data;
+    const oldToken = await sign(before.privateKey);
+    expect(await verifyVisitorToken(ctx, site.id, oldToken)).toMatchObject({ ok: true, claims: { sub: 'visitor-1' } });
+    // Another site's key does not open this one.
+    const otherKey = (await client.orgs.getSitePublishingAuthById(acme, (await newSite()).id)).data.privateKey;
+    expect(await verifyVisitorToken(ctx, site.id, await sign(otherKey))).toMatchObject({ ok: false });
+
+    const { data, status } = await client.orgs.regenerateSitePublishingAuthById(acme, site.id);
+    expect(status).toBe(200);
+    expectMatchesSpec('0202', 'post', `${AUTH}/regenerate`, 200, data);
+    expect(data.privateKey).toMatch(/^[\w-]{43}$/);
+    expect(data.privateKey).not.toBe(before.privateKey);
+    expect(await verifyVisitorToken(ctx, site.id, oldToken)).toEqual({
+      ok: false,
+      reason: 'The visitor token is not valid for this site.',
+    });
+    expect(await verifyVisitorToken(ctx, site.id, await sign(data.privateKey))).toMatchObject({ ok: true });
+    expect((await client.orgs.getSitePublishingAuthById(acme, site.id)).data.privateKey).toBe(data.privateKey);
+  });
+
+  it('keeps the other settings, creates them when missing, and is for the site’s admins', async () => {
+    const site = await newSite();
+    await t.request('PATCH', auth(site.id), {
+      token: world.admin.token,
+      body: { backend: 'custom', fallbackURL: 'https://example.com/in' },
+    });
+    const res = await t.request('POST', `${auth(site.id)}/regenerate`, { token: world.admin.token });
+    expect(res.body).toMatchObject({ backend: 'custom', fallbackURL: 'https://example.com/in' });
+    const fresh = await newSite();
+    const created = await t.request('POST', `${auth(fresh.id)}/regenerate`, { token: world.admin.token });
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({ object: 'publishing-auth', backend: 'custom', privateKey: expect.any(String) });
+
+    const path = `${auth(site.id)}/regenerate`;
+    for (const member of [world.creator, world.editor]) expect((await t.request('POST', path, { token: member.token })).status).toBe(403);
+    for (const person of [world.guest, world.outsider]) expect((await t.request('POST', path, { token: person.token })).status).toBe(404);
+    expect((await t.request('POST', path)).status).toBe(401);
+    expect((await t.request('POST', `${auth(foreignSite.id)}/regenerate`, { token: world.admin.token })).status).toBe(404);
+    expect((await t.request('GET', auth(site.id), { token: world.admin.token })).body.privateKey).toBe(res.body.privateKey);
+  });
+});
+
+describe('the private key and the logs', () => {
+  it('never appears in what the service logs, whatever the route that shows it', async () => {
+    const site = await newSite();
+    const keys = [
+      (await t.request('GET', auth(site.id), { token: world.admin.token })).body.privateKey,
+      (await t.request('PATCH', auth(site.id), { token: world.admin.token, body: { backend: 'custom' } })).body.privateKey,
+      (await t.request('POST', `${auth(site.id)}/regenerate`, { token: world.admin.token })).body.privateKey,
+    ];
+    expect(keys.every((key) => typeof key === 'string' && key.length === 43)).toBe(true);
+    const text = logs.join('');
+    // The requests were logged, the keys were not.
+    expect(text).toContain(`/sites/${site.id}/publishing/auth/regenerate`);
+    for (const key of keys) expect(text).not.toContain(key);
+  });
+});
