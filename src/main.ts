@@ -1,23 +1,17 @@
 // `npm start`: open the database (embedded unless DATABASE_URL is set), migrate, bootstrap an empty instance,
-// serve, run the scheduled jobs, and shut down cleanly on SIGTERM/SIGINT. A failure on the way stops whatever this
+// serve, run the scheduled and background jobs (JOB_CONCURRENCY at a time), and shut down cleanly on SIGTERM/SIGINT. A failure on the way stops whatever this
 // process started (the embedded PostgreSQL above all) and says in one line what went wrong and what to do.
 import { bootstrap } from './admin/commands.js';
-import { type App, createApp } from './app.js';
-import { type Config, ConfigError, loadConfig, loadEnvFile } from './config.js';
-import { type OpenedDatabase, openDatabase } from './db/open.js';
-import { startScheduledJobs } from './jobs.js';
+import { createApp } from './app.js';
+import { loadConfigOrExit } from './config.js';
+import { openDatabase } from './db/open.js';
+import { startWorker } from './jobs/queue.js';
+import { startScheduledJobs } from './jobs/schedule.js';
 import { loadInstanceSecret } from './kernel/secrets.js';
+import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
 
-loadEnvFile();
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`${error.message}\n`);
-  process.exit(2);
-}
+const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
 
 /** One line for a start-up failure: what went wrong, and the setting that fixes it where there is one. */
@@ -38,14 +32,18 @@ function explain(error: unknown): string {
   }
 }
 
-let database: OpenedDatabase | undefined;
-let app: App | undefined;
+const lifecycle = new Lifecycle(logger, { stopping: 'shutting down: finishing in-flight requests', stopped: 'stopped' });
 try {
-  database = await openDatabase(config);
+  const database = lifecycle.started(await openDatabase(config), (opened) => opened.stop());
   logger.info({ embedded: database.embedded }, 'database ready');
-  app = createApp({ config, databaseUrl: database.url, secret: loadInstanceSecret(config.dataDir, config.secretKey), logger });
+  const secret = loadInstanceSecret(config.dataDir, config.secretKey);
+  const app = lifecycle.started(createApp({ config, databaseUrl: database.url, secret, logger }), (created) => created.close());
   const first = await bootstrap(app.db.prisma, config.bootstrap);
   const url = await app.listen();
+  lifecycle.started(startScheduledJobs(app.services), (jobs) => jobs.stop());
+  if (config.jobConcurrency > 0) {
+    lifecycle.started(await startWorker(app.services, database.url, config.jobConcurrency), (worker) => worker.stop());
+  }
   if (first) {
     // Printed once, on the first start of an empty database; only the token's hash is stored.
     process.stdout.write(
@@ -54,39 +52,13 @@ try {
         `Its id, to revoke it: npm run -s admin -- token revoke --id ${first.tokenId}\n` +
         `Try: curl -H "Authorization: Bearer ${first.token}" ${url}/v1/orgs\n\n`,
     );
-  }
-  if (!first) {
+  } else {
     logger.info({ command: 'npm run -s admin -- token create --email <your e-mail>' }, 'token lost? create another with this command');
   }
-  // After the token: whoever waits for this line (a supervisor, the end-to-end test) has the token too.
+  // Last, after the token and the workers: whoever waits for this line (a supervisor, the end-to-end test) finds
+  // the service whole.
   logger.info({ url, graphql: `${url}/graphql` }, 'listening');
+  lifecycle.running();
 } catch (error) {
-  if (config.logLevel === 'debug' || config.logLevel === 'trace') logger.debug({ err: error }, 'start-up failed');
-  await app?.close().catch(() => {});
-  await database?.stop().catch(() => {});
-  await new Promise<void>((resolve) => logger.flush(() => resolve()));
-  process.stderr.write(`${explain(error)}\n`);
-  process.exit(1);
+  await lifecycle.failed(explain(error), error);
 }
-const running = { app, database };
-const jobs = startScheduledJobs(running.app.services, logger);
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) {
-    // A second Ctrl-C (or SIGTERM) does not wait for in-flight requests.
-    logger.warn({ signal }, 'forced exit');
-    process.exit(130);
-  }
-  stopping = true;
-  logger.info({ signal }, 'shutting down: finishing in-flight requests');
-  jobs.stop();
-  await running.app.close();
-  await running.database.stop();
-  logger.info('stopped');
-  // On a terminal the lines go through a worker (pino-pretty): let them out before exiting.
-  await new Promise<void>((resolve) => logger.flush(() => resolve()));
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -6,6 +6,7 @@ import { loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/open.js';
 import { startWorker } from './jobs/queue.js';
 import { loadInstanceSecret } from './kernel/secrets.js';
+import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
 // Every domain's tasks register when their modules load, as they do in the service.
 import './schema.js';
@@ -13,21 +14,15 @@ import './jobs/schedule.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
-const database = await openDatabase(config);
-const app = createApp({ config, databaseUrl: database.url, secret: loadInstanceSecret(config.dataDir, config.secretKey), logger });
-const worker = await startWorker(app.services, database.url, Math.max(1, config.jobConcurrency));
-logger.info({ concurrency: Math.max(1, config.jobConcurrency) }, 'worker running');
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) process.exit(130);
-  stopping = true;
-  logger.info({ signal }, 'worker stopping: finishing running jobs');
-  await worker.stop();
-  await app.close();
-  await database.stop();
-  await new Promise<void>((resolve) => logger.flush(() => resolve()));
-  process.exit(0);
+const lifecycle = new Lifecycle(logger, { stopping: 'worker stopping: finishing running jobs', stopped: 'worker stopped' });
+try {
+  const database = lifecycle.started(await openDatabase(config), (opened) => opened.stop());
+  const secret = loadInstanceSecret(config.dataDir, config.secretKey);
+  const app = lifecycle.started(createApp({ config, databaseUrl: database.url, secret, logger }), (created) => created.close());
+  const concurrency = Math.max(1, config.jobConcurrency);
+  lifecycle.started(await startWorker(app.services, database.url, concurrency), (worker) => worker.stop());
+  logger.info({ concurrency }, 'worker running');
+  lifecycle.running();
+} catch (error) {
+  await lifecycle.failed(`Worker start-up failed: ${String((error as Error)?.message ?? error)}`, error);
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
