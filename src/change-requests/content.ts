@@ -9,8 +9,8 @@ import type { Context } from '../kernel/context.js';
 import { badRequest, conflict } from '../kernel/errors.js';
 import { FetchError } from '../kernel/fetcher.js';
 import { rules } from '../kernel/validation.js';
-import { applyChanges, type ContentChange, type FileInput } from '../revisions/edits.js';
-import { MAIN, pageAt, pagesAt, writeRevision } from '../revisions/store.js';
+import { type AffectedPage, applyChanges, type ContentChange, type FileInput } from '../revisions/edits.js';
+import { type FileContent, MAIN, pageAt, pagesAt, writeRevision } from '../revisions/store.js';
 import { changeRequestIn } from './service.js';
 import { lockedChangeRequest, sqlOf } from './workflow.js';
 
@@ -109,13 +109,21 @@ async function bytesOf(ctx: Context, input: FileInput, field: string): Promise<{
   }
 }
 
-/** Applies the changes to the change request's content as one revision; returns the change request. Needs `edit`. */
+/** What a batch made: the change request at its new revision, the pages the batch affected, and the files it added. */
+export interface ContentUpdate {
+  changeRequest: ChangeRequest;
+  revision: Revision;
+  affected: AffectedPage[];
+  insertedFiles: FileContent[];
+}
+
+/** Applies the changes to the change request's content as one revision. Needs `edit`. */
 export async function updateChangeRequestContent(
   ctx: Context,
   spaceId: string,
   idOrNumber: string,
   changes: ContentChange[],
-): Promise<ChangeRequest> {
+): Promise<ContentUpdate> {
   const found = await changeRequestIn(ctx, spaceId, idOrNumber, 'edit');
   const stored = new Map<FileInput, StoredFile>();
   for (const [index, change] of changes.entries()) {
@@ -155,6 +163,6 @@ export async function updateChangeRequestContent(
     );
     const [updated] = await tx.$queryRaw<ChangeRequest[]>`
       UPDATE "ChangeRequest" SET "revisionId" = ${revision.id}, "updatedAt" = ${now} WHERE id = ${changeRequest.id} RETURNING *`;
-    return updated;
+    return { changeRequest: updated, revision, affected: result.affected, insertedFiles: result.insertedFiles };
   });
 }

@@ -6,6 +6,7 @@ import { notNull } from '../kernel/validation.js';
 import type { ContentChange } from '../revisions/edits.js';
 import type { MergeConflict as MergeConflictRow } from '../revisions/merge.js';
 import { contentChanges, updateChangeRequestContent } from './content.js';
+import { ChangeRequestContentUpdateResult } from './content-update.js';
 import * as service from './service.js';
 import { ChangeRequest, ChangeRequestStatusEnum } from './types.js';
 import type { WorkflowOutcome as WorkflowOutcomeRow } from './workflow.js';
@@ -101,9 +102,20 @@ const UpdateChangeRequestContentInput = builder.inputType('UpdateChangeRequestCo
 
 builder.mutationField('updateChangeRequestContent', (t) =>
   t.field({
-    type: ChangeRequest,
+    type: ChangeRequestContentUpdateResult,
     description: 'Applies a batch of content changes to the change request, as one new revision.',
-    args: { ...changeRequestKey, input: t.arg({ type: UpdateChangeRequestContentInput, required: true }) },
-    resolve: (_root, args, ctx) => updateChangeRequestContent(ctx, args.spaceId, args.id, args.input.changes as ContentChange[]),
+    args: {
+      ...changeRequestKey,
+      input: t.arg({ type: UpdateChangeRequestContentInput, required: true }),
+      compat: t.arg.boolean({
+        defaultValue: true,
+        description:
+          'As GitBook’s: true answers the ChangeRequest; false a ChangeRequestContentUpdate, with the pages and files the batch touched.',
+      }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const update = await updateChangeRequestContent(ctx, args.spaceId, args.id, args.input.changes as ContentChange[]);
+      return args.compat === false ? update : update.changeRequest;
+    },
   }),
 );

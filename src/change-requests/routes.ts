@@ -13,6 +13,7 @@ export const changeRequestRest: RestModule = {
       comments: openCommentCount outdated urls`,
     ChangeRequestMergeOutcome: 'revision result',
     RevisionSemanticChanges: 'changes more',
+    ChangeRequestContentUpdateChange: 'object ref page',
   },
   routes: [
     route(`GET ${changeRequests}`, 'listChangeRequestsForSpace', 'space(id: $spaceId).changeRequests'),

@@ -158,5 +158,5 @@ export async function importContent(
   // adds in between makes the write refuse the import (400), never a duplicate slug.
   const changes = insertions(read.pages, await rootSlugsOf(ctx, found.id));
   const updated = await updateChangeRequestContent(ctx, spaceId, found.id, changes);
-  return { revision: updated.revisionId, importedResources: read.pages.length, totalResources: read.total };
+  return { revision: updated.revision.id, importedResources: read.pages.length, totalResources: read.total };
 }

@@ -2,7 +2,7 @@
 // definitions): to a page or a file of the same space, or to an external URL. Addresses are normalized here and
 // resolved against a revision's pages and files when read (src/links/service.ts), so a link's status is current.
 import type { Root, RootContent } from 'mdast';
-import { FILE_ID_PREFIX, parseMarkdown, spacePath } from '../revisions/markdown.js';
+import { FILE_ID_PREFIX, PAGE_ID_PREFIX, parseMarkdown, spacePath } from '../revisions/markdown.js';
 
 export type LinkKind = 'page' | 'file' | 'url';
 
@@ -15,8 +15,6 @@ export interface ExtractedLink {
   anchor: string | null;
 }
 
-/** GitBook's page references in markdown written from its JSON documents. */
-const PAGE_ID = 'page-id:';
 const EXTERNAL = new Set(['http:', 'https:']);
 /** A link to a path with one of these endings names a page; any other extension names a file. */
 const PAGE_SUFFIXES = ['.md', '.markdown'];
@@ -30,8 +28,8 @@ export function classify(href: string, image: boolean): Omit<ExtractedLink, 'pos
   const trimmed = href.trim();
   if (!trimmed || trimmed.startsWith('#')) return null;
   if (trimmed.startsWith(FILE_ID_PREFIX)) return { kind: 'file', target: `id:${trimmed.slice(FILE_ID_PREFIX.length)}`, anchor: null };
-  if (trimmed.startsWith(PAGE_ID)) {
-    const [id, anchor] = trimmed.slice(PAGE_ID.length).split('#', 2);
+  if (trimmed.startsWith(PAGE_ID_PREFIX)) {
+    const [id, anchor] = trimmed.slice(PAGE_ID_PREFIX.length).split('#', 2);
     return id ? { kind: 'page', target: `id:${id}`, anchor: anchor || null } : null;
   }
   const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(trimmed)?.[1]?.toLowerCase();

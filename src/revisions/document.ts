@@ -23,7 +23,7 @@ import type {
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
-import { parseMarkdown, splitMentions, textOf } from './markdown.js';
+import { FILE_ID_PREFIX, PAGE_ID_PREFIX, parseMarkdown, splitMentions, textOf } from './markdown.js';
 
 type Node = Record<string, unknown>;
 type MarkType = 'bold' | 'italic' | 'code' | 'strikethrough';
@@ -47,8 +47,16 @@ const leaf = (text: string, marks: readonly MarkType[] = []) => ({
 const textNode = (text: string): Node => ({ object: 'text', leaves: [leaf(text)] });
 const paragraph = (nodes: Node[]): Node => block('paragraph', nodes.length ? nodes : [textNode('')]);
 
-/** A link or image target as a GitBook content reference: an anchor on the page, or a URL. */
-const refOf = (url: string) => (url.startsWith('#') && url.length > 1 ? { kind: 'anchor', anchor: url.slice(1) } : { kind: 'url', url });
+/** A link or image target as a GitBook content reference: an anchor on the page, a file or page of the space, or a URL. */
+function refOf(url: string): Record<string, string> {
+  if (url.startsWith('#') && url.length > 1) return { kind: 'anchor', anchor: url.slice(1) };
+  if (url.startsWith(FILE_ID_PREFIX)) return { kind: 'file', file: url.slice(FILE_ID_PREFIX.length) };
+  if (url.startsWith(PAGE_ID_PREFIX)) {
+    const [page, anchor] = url.slice(PAGE_ID_PREFIX.length).split('#', 2);
+    return anchor ? { kind: 'anchor', page, anchor } : { kind: 'page', page };
+  }
+  return { kind: 'url', url };
+}
 
 /** Reads markdown into GitBook's document model, resolving reference-style links through their definitions. */
 class DocumentBuilder {

@@ -6,12 +6,13 @@
 // - delete_page: the page and its subpages.
 // - revert_page: the page as it is in the change request's base (or in a given revision of the space): a page the
 //   change request added goes away, one it deleted comes back.
-// - insert_files: files from base64 or a URL (stored by the file storage), with `ref`s that later operations may use.
+// - insert_files: files from base64 or a URL (stored by the file storage), with `ref`s that pages' markdown anywhere in
+//   the batch may use (`![alt](./<ref>)`).
 import slugify from '@sindresorhus/slugify';
 import type { PageVersion } from '../generated/prisma/client.js';
 import { badRequest } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { readMarkdown } from './markdown.js';
+import { FILE_ID_PREFIX, PAGE_ID_PREFIX, readMarkdown, replaceDestinations, spacePath } from './markdown.js';
 import { PAGE_TREE_LEVELS } from './read.js';
 import { type FileContent, type PageContent, pageColumns, pageContent, type RevisionChanges, sameColumns } from './store.js';
 
@@ -47,10 +48,15 @@ export interface FileInput {
   base64?: string | null;
 }
 
-/** What an operation did to a page, for the answer (one entry per page, in the order pages were first touched). */
+/**
+ * What the batch did to a page, judged by the page before and after it (a page inserted and deleted again did
+ * nothing): one per page, in the order operations first touched them, then the subpages deletions took along.
+ */
 export interface AffectedPage {
-  page: string;
-  operation: 'insert_page' | 'update_page' | 'delete_page' | 'revert_page';
+  pageId: string;
+  outcome: 'created' | 'updated' | 'deleted';
+  /** The batch-local `ref` its insert_page gave it. */
+  ref?: string;
 }
 
 export interface EditContext {
@@ -81,9 +87,11 @@ export async function applyChanges(context: EditContext, operations: readonly Co
   const pages = new Map<string, Draft | null>([...context.pages].map(([id, page]) => [id, { ...page }]));
   /** Pages reverted to the change request's base, with the base's content (null: absent there). */
   const revertedToBase = new Map<string, Draft | null>();
-  const touched = new Map<string, AffectedPage['operation']>();
+  const touched = new Set<string>();
   const refs = new Map<string, string>();
   const insertedFiles: FileContent[] = [];
+  /** Pages whose markdown the batch wrote: their references to the batch's files and pages are resolved at the end. */
+  const bodiesWritten = new Set<string>();
   const live = () => [...pages].filter((entry): entry is [string, Draft] => entry[1] !== null);
   const childrenOf = (parentId: string | null) =>
     live()
@@ -93,9 +101,6 @@ export async function applyChanges(context: EditContext, operations: readonly Co
     const page = pages.get(refs.get(id) ?? id);
     if (!page) throw badRequest(`Invalid "${field}": no page ${JSON.stringify(id)} in the change request.`);
     return page;
-  };
-  const touch = (id: string, operation: AffectedPage['operation']) => {
-    if (!touched.has(id)) touched.set(id, operation);
   };
 
   /** The position that puts a page at index `at` among the other children of `parentId` (at the end when absent). */
@@ -179,7 +184,8 @@ export async function applyChanges(context: EditContext, operations: readonly Co
         });
         pages.set(id, page);
         if (change.ref) refs.set(change.ref, id);
-        touch(id, 'insert_page');
+        if (markdown) bodiesWritten.add(id);
+        touched.add(id);
         break;
       }
       case 'update_page': {
@@ -203,6 +209,7 @@ export async function applyChanges(context: EditContext, operations: readonly Co
         if (meta.description !== undefined) next.description = meta.description;
         for (const flag of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (meta[flag] != null) next[flag] = meta[flag];
         if (markdown !== undefined) {
+          if (markdown) bodiesWritten.add(id);
           next.markdown = markdown;
           next.document = (document ?? null) as Draft['document'];
         }
@@ -210,14 +217,14 @@ export async function applyChanges(context: EditContext, operations: readonly Co
           next.slug = slugFor(next.title, meta.slug ?? (title ? null : current.slug), next.parentId, id, field);
         }
         pages.set(id, next);
-        touch(id, 'update_page');
+        touched.add(id);
         break;
       }
       case 'delete_page': {
         const id = refs.get(change.page) ?? change.page;
         existing(id, `${field}.page`);
         for (const [other] of live()) if (isUnder(other, id)) pages.set(other, null);
-        touch(id, 'delete_page');
+        touched.add(id);
         break;
       }
       case 'revert_page': {
@@ -231,7 +238,7 @@ export async function applyChanges(context: EditContext, operations: readonly Co
         // primary content shows through.
         if (!change.revision) revertedToBase.set(id, reverted);
         else revertedToBase.delete(id);
-        touch(id, 'revert_page');
+        touched.add(id);
         break;
       }
       case 'insert_files': {
@@ -244,6 +251,24 @@ export async function applyChanges(context: EditContext, operations: readonly Co
         break;
       }
     }
+  }
+
+  // References resolved after every operation, so that a page may refer to a file inserted after it, as GitBook's do:
+  // `./<ref>` of a file of the batch and `/files/<fileId>` to the file's id, `/pages/<pageId>` to the page's.
+  const fileIds = new Set(insertedFiles.map((file) => file.fileId));
+  const resolve = (url: string) => {
+    const [address, anchor] = url.split('#', 2);
+    const fileById = /^\/files\/([^/?]+)$/.exec(address)?.[1];
+    if (fileById) return `${FILE_ID_PREFIX}${fileById}`;
+    const fileByRef = address.startsWith('/') ? undefined : refs.get(spacePath(address) ?? '');
+    if (fileByRef && fileIds.has(fileByRef)) return `${FILE_ID_PREFIX}${fileByRef}`;
+    const pageId = /^\/pages\/([^/?]+)$/.exec(address)?.[1];
+    if (pageId && pages.get(pageId)) return `${PAGE_ID_PREFIX}${pageId}${anchor ? `#${anchor}` : ''}`;
+    return undefined;
+  };
+  for (const id of bodiesWritten) {
+    const page = pages.get(id);
+    if (page?.markdown) page.markdown = replaceDestinations(page.markdown, resolve);
   }
 
   // Pages nest at most PAGE_TREE_LEVELS deep: the REST tree is written that deep (read.ts).
@@ -284,7 +309,25 @@ export async function applyChanges(context: EditContext, operations: readonly Co
   }
   return {
     changes: { pages: written, deletedPages: deleted, restoredPages, files: insertedFiles },
-    affected: [...touched].map(([page, operation]) => ({ page, operation })),
+    affected: affectedPages(context.pages, pages, [...touched, ...deleted], refs),
     insertedFiles,
   };
+}
+
+function affectedPages(
+  before: ReadonlyMap<string, unknown>,
+  after: ReadonlyMap<string, unknown>,
+  touchedFirst: readonly string[],
+  refs: ReadonlyMap<string, string>,
+): AffectedPage[] {
+  const refOf = new Map([...refs].map(([ref, id]) => [id, ref]));
+  const affected: AffectedPage[] = [];
+  for (const pageId of new Set(touchedFirst)) {
+    const was = before.has(pageId);
+    const is = Boolean(after.get(pageId));
+    if (!was && !is) continue;
+    const ref = refOf.get(pageId);
+    affected.push({ pageId, outcome: !was ? 'created' : is ? 'updated' : 'deleted', ...(ref !== undefined && { ref }) });
+  }
+  return affected;
 }

@@ -102,6 +102,31 @@ export function mentionsOf(markdown: string): string[] {
 
 /** What a JSON document's reference to a space's file becomes in markdown here: the file's id behind this prefix. */
 export const FILE_ID_PREFIX = 'file-id:';
+/** And its reference to a page of the space: the page's id behind this prefix. */
+export const PAGE_ID_PREFIX = 'page-id:';
+
+/**
+ * The markdown with the destinations of its links, images and link definitions replaced where `replace` answers:
+ * each in its own place in the text, the rest of the text as it was. A destination written otherwise than remark reads
+ * it (percent-encoded, say) is left alone.
+ */
+export function replaceDestinations(markdown: string, replace: (url: string) => string | undefined): string {
+  const edits: { from: number; to: number; url: string }[] = [];
+  const visit = (node: Root | RootContent) => {
+    if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && node.position) {
+      const url = replace(node.url);
+      const { start, end } = node.position;
+      // The destination comes after the text (or label): its last occurrence in the node's span.
+      const at = url === undefined ? -1 : markdown.lastIndexOf(node.url, end.offset! - 1);
+      if (url !== undefined && node.url && at >= start.offset!) edits.push({ from: at, to: at + node.url.length, url });
+    }
+    if ('children' in node) for (const child of node.children as RootContent[]) visit(child);
+  };
+  visit(parseMarkdown(markdown));
+  let out = markdown;
+  for (const edit of edits.sort((a, b) => b.from - a.from)) out = out.slice(0, edit.from) + edit.url + out.slice(edit.to);
+  return out;
+}
 
 /**
  * A relative address (its query and fragment already cut) as a path from the space root: percent-decoded, with `./`,

@@ -2,7 +2,7 @@
 // their paths and subpages, and a body in either format when asked for one page) and its files (with signed download
 // URLs), and a space's current content, `Space.content`, which `ChangeRequest.content` (src/change-requests) mirrors.
 import { downloadUrl } from '../files/index.js';
-import type { FileVersion, Revision as RevisionRow } from '../generated/prisma/client.js';
+import type { Revision as RevisionRow } from '../generated/prisma/client.js';
 import { PageType, RevisionType } from '../generated/prisma/enums.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
@@ -13,7 +13,7 @@ import { appUrl } from '../kernel/urls.js';
 import { Space } from '../spaces/types.js';
 import { documentToMarkdown, markdownToDocument } from './document.js';
 import { bodyOf, fileList, fileOf, filesOf, type PageNode, treeOf } from './read.js';
-import { MAIN } from './store.js';
+import { type FileContent, MAIN } from './store.js';
 
 /** A revision as the API shows it; `metadata: false` (GitBook's query parameter) leaves git metadata out. */
 export interface RevisionContent {
@@ -30,9 +30,10 @@ interface PageView {
   format: PageFormat | null;
 }
 
+/** A file of a revision: a version of it, or a file a batch just inserted. */
 interface FileView {
   content: RevisionContent;
-  file: FileVersion;
+  file: FileContent;
 }
 
 const RevisionTypeEnum = prismaEnum('RevisionType', RevisionType, 'How the revision came about.');

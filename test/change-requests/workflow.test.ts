@@ -104,6 +104,55 @@ describe('editing, reviewing and merging through the official client', () => {
     expect((await merge(space.id, created.number)).status).toBe(409);
   });
 
+  it('with compat=false, answers the pages the batch created, updated and deleted, and the files it inserted', async () => {
+    const { space, guide, faq } = await spaceWithContent();
+    const { data: created } = await api().spaces.createChangeRequest(space.id, { subject: 'Reshape' });
+    const batch = {
+      changes: [
+        { operation: 'update_page', page: faq, title: 'Questions' },
+        { operation: 'insert_files', files: [{ ref: 'dot', name: 'dot.png', contentType: 'image/png', base64: PNG.toString('base64') }] },
+        { operation: 'insert_page', ref: 'intro', title: 'Intro', document: { markdown: 'See ![dot](./dot).\n' } },
+        { operation: 'insert_page', ref: 'draft', title: 'Draft', document: {} },
+        { operation: 'delete_page', page: 'draft' },
+        { operation: 'delete_page', page: guide },
+      ],
+    };
+    const { data } = await api().spaces.updateChangeRequestContent(space.id, created.id, batch as never, { compat: false });
+    expectMatchesSpec('0202', 'post', '/spaces/{spaceId}/change-requests/{changeRequestId}/content', 200, data);
+    const update = data as { changeRequest: { id: string; revision: string }; changes: unknown[]; insertedFiles: { id: string }[] };
+    expect(update.changeRequest.id).toBe(created.id);
+    expect(update.changeRequest.revision).not.toBe(created.revision);
+    const location = (pageId: string) => `${t.url}/v1/spaces/${space.id}/change-requests/${created.id}/content/page/${pageId}`;
+    const intro = (update.changes[1] as { page: { id: string } }).page.id;
+    // The page inserted and deleted again in the same batch did nothing, and is not listed.
+    expect(update.changes).toEqual([
+      { object: 'updated_page', page: { object: 'page', id: faq, urls: { location: location(faq) } } },
+      { object: 'created_page', ref: 'intro', page: { object: 'page', id: intro, urls: { location: location(intro) } } },
+      { object: 'deleted_page', page: guide },
+    ]);
+    expect(update.insertedFiles).toEqual([expect.objectContaining({ name: 'dot.png', contentType: 'image/png', size: PNG.length })]);
+
+    // Each location answers the page as stored, the inserted file's reference resolved to its id.
+    const stored = await t.request('GET', `${new URL(location(intro)).pathname}?format=markdown`, { token: world.admin.token });
+    expect(stored.status, stored.text).toBe(200);
+    expect(stored.body).toMatchObject({ id: intro, title: 'Intro' });
+    expect(stored.body.markdown).toContain(update.insertedFiles[0].id);
+
+    // compat=true, GitBook's default, answers the change request alone.
+    const plain = await t.request('POST', `${crPath(space.id, created.id)}/content?compat=true`, {
+      token: world.admin.token,
+      body: { changes: [{ operation: 'update_page', page: faq, title: 'FAQ' }] },
+    });
+    expect(plain.body).toMatchObject({ object: 'change-request', id: created.id });
+    expect(plain.body.changes).toBeUndefined();
+    const bad = await t.request('POST', `${crPath(space.id, created.id)}/content?compat=no`, {
+      token: world.admin.token,
+      body: { changes: [{ operation: 'update_page', page: faq, title: 'FAQ' }] },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('compat');
+  });
+
   it('merges two change requests made from the same content, the second three-way, lines of one page combined', async () => {
     const { space, guide, faq } = await spaceWithContent();
     const [a, b] = [await open(space.id), await open(space.id)];

@@ -188,6 +188,23 @@ describe('markdownToDocument', () => {
     expect(last.nodes[1].data.ref).toEqual({ kind: 'url', url: 'https://docs.example.com' });
   });
 
+  it('reads references to the space’s files and pages as GitBook’s file, page and anchor references, valid by the spec', () => {
+    const document = markdownToDocument('![dot](file-id:f1) [see](page-id:p1) [there](page-id:p1#usage) [file](file-id:f2)\n');
+    expectValidDocument(document);
+    const refs: unknown[] = [];
+    const collect = (node: Record<string, unknown>) => {
+      if ((node.data as { ref?: unknown })?.ref) refs.push((node.data as { ref: unknown }).ref);
+      for (const child of (node.nodes as Record<string, unknown>[]) ?? []) collect(child);
+    };
+    collect(document as never);
+    expect(refs).toEqual([
+      { kind: 'file', file: 'f1' },
+      { kind: 'page', page: 'p1' },
+      { kind: 'anchor', page: 'p1', anchor: 'usage' },
+      { kind: 'file', file: 'f2' },
+    ]);
+  });
+
   it('keeps a leading heading that is not the title, and makes an empty body an empty document', () => {
     expect(types(markdownToDocument('# Other\n\nText\n', 'Title').nodes)).toEqual([
       ['heading-1', ['text']],

@@ -54,7 +54,7 @@ describe('a batch of content changes', () => {
     expect(b.position).toBeGreaterThan(0);
     expect(b.position).toBeLessThan(1);
     expect(c).toMatchObject({ title: 'From the field', markdown: null });
-    expect(affected.map((entry) => entry.operation)).toEqual(['insert_page', 'insert_page', 'insert_page']);
+    expect(affected.map((entry) => entry.outcome)).toEqual(['created', 'created', 'created']);
   });
 
   it('keeps slugs unique among siblings: derived ones get a suffix, an explicit clash is refused', async () => {
@@ -101,6 +101,66 @@ describe('a batch of content changes', () => {
     expect(changes.pages).toEqual([]);
     expect(changes.deletedPages).toEqual([]);
     await expect(apply([{ operation: 'revert_page', page: 'faq', block: ['b1'] }])).rejects.toThrow(/^Invalid "changes.0.block"/);
+  });
+
+  it('says what the batch did to each page, judged before and after: first touched first, subpages of a deletion after', async () => {
+    const { affected } = await apply([
+      { operation: 'update_page', page: 'faq', title: 'Questions' },
+      { operation: 'insert_page', title: 'New', document: {}, ref: 'new' },
+      { operation: 'insert_page', title: 'Gone again', document: {}, ref: 'fleeting' },
+      // Usage is absent from the base: reverting it deletes it.
+      { operation: 'revert_page', page: 'usage' },
+      { operation: 'delete_page', page: 'guide' },
+      { operation: 'update_page', page: 'new', title: 'Newer' },
+      { operation: 'delete_page', page: 'fleeting' },
+    ]);
+    expect(affected).toEqual([
+      { pageId: 'faq', outcome: 'updated' },
+      { pageId: expect.any(String), outcome: 'created', ref: 'new' },
+      { pageId: 'usage', outcome: 'deleted' },
+      { pageId: 'guide', outcome: 'deleted' },
+      { pageId: 'install', outcome: 'deleted' },
+    ]);
+  });
+
+  it('resolves references to the batch’s files and to pages, wherever the file comes in the batch, and leaves the rest as written', async () => {
+    const withFiles: EditContext = {
+      ...context(),
+      storeFile: async (file) => ({
+        name: file.name,
+        contentType: 'image/png',
+        storageKey: 'k',
+        size: 1,
+        width: null,
+        height: null,
+        gitOid: null,
+        gitPath: null,
+        createdAt: now,
+      }),
+    };
+    const markdown = [
+      '![Diagram](./diagram) and [the same](diagram "title") and [elsewhere](../diagram)',
+      '[guide](/pages/guide#setup), [unknown page](/pages/nowhere), [an old file](/files/f0), [site](https://example.com/diagram)',
+      '`![not](./diagram)` and [ref][d]',
+      '',
+      '[d]: ./diagram',
+      '',
+    ].join('\n');
+    const { changes, insertedFiles } = await applyChanges(withFiles, [
+      { operation: 'insert_page', title: 'Uses', document: { markdown } },
+      { operation: 'insert_files', files: [{ ref: 'diagram', name: 'diagram.png', contentType: 'image/png', base64: 'AA==' }] },
+    ]);
+    const id = insertedFiles[0].fileId;
+    expect(changes.pages![0].markdown).toBe(
+      [
+        `![Diagram](file-id:${id}) and [the same](file-id:${id} "title") and [elsewhere](file-id:${id})`,
+        '[guide](page-id:guide#setup), [unknown page](/pages/nowhere), [an old file](file-id:f0), [site](https://example.com/diagram)',
+        '`![not](./diagram)` and [ref][d]',
+        '',
+        `[d]: file-id:${id}`,
+        '',
+      ].join('\n'),
+    );
   });
 
   it('refuses pages nested deeper than the tree is written', async () => {
