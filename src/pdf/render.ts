@@ -3,9 +3,11 @@
 // bold, italic, struck and inline code, bulleted, ordered and task lists (nested), code blocks (monospace on a shaded
 // box), quotes (a rule at their left), thematic breaks, GFM tables (a grid), links (their text, with a link annotation,
 // or a jump inside the PDF to a page it holds) and images (PNG and JPEG bytes the caller supplies, else their alt text)
-// follow. PDF's standard fonts are used (nothing to ship or embed); they encode Windows-1252 only, so other characters
-// become their unaccented letter when they have one, emoji are left out, and the rest shows as "?".
+// follow. The text is set in DejaVu Sans and Sans Mono, each PDF embedding the glyphs it uses (see `fonts`).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
+import * as fontkit from 'fontkit';
 import { parseHTML } from 'linkedom';
 import type { Heading, List, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import PDFDocument from 'pdfkit';
@@ -52,16 +54,19 @@ export const destinationOf = (pageId: string) => `page-${pageId}`;
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
 const MARGIN = 56;
-const FONT = {
-  regular: 'Helvetica',
-  bold: 'Helvetica-Bold',
-  italic: 'Helvetica-Oblique',
-  boldItalic: 'Helvetica-BoldOblique',
-  mono: 'Courier',
-  monoBold: 'Courier-Bold',
-  monoItalic: 'Courier-Oblique',
-  monoBoldItalic: 'Courier-BoldOblique',
-};
+/** The fonts, by the name each PDF registers them under (dejavu-fonts-ttf's files). */
+const FONT_FILES = {
+  regular: 'DejaVuSans.ttf',
+  bold: 'DejaVuSans-Bold.ttf',
+  italic: 'DejaVuSans-Oblique.ttf',
+  boldItalic: 'DejaVuSans-BoldOblique.ttf',
+  mono: 'DejaVuSansMono.ttf',
+  monoBold: 'DejaVuSansMono-Bold.ttf',
+  monoItalic: 'DejaVuSansMono-Oblique.ttf',
+  monoBoldItalic: 'DejaVuSansMono-BoldOblique.ttf',
+} as const;
+type FontName = keyof typeof FONT_FILES;
+const FONT = Object.fromEntries(Object.keys(FONT_FILES).map((name) => [name, name])) as { [Name in FontName]: Name };
 const SIZE = { title: 22, body: 10.5, code: 9, table: 9, footer: 8 };
 /** Font sizes of headings of levels 1 to 6. */
 const HEADING_SIZES = [18, 15, 13, 11.5, 10.5, 10.5];
@@ -73,44 +78,43 @@ const BULLETS = ['•', '–', '·'];
 /** Points per pixel: images are shown at 96 pixels per inch, at most as wide as the text. */
 const POINTS_PER_PIXEL = 0.75;
 
-// --- text the standard fonts can show ---------------------------------------------------------------------------------
+// --- fonts, and text they can show ----------------------------------------------------------------------------------
 
-/** Windows-1252's characters above ASCII outside Latin-1 (0x80 to 0x9F). */
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-const SUBSTITUTES: Record<string, string> = {
-  '\t': '    ',
-  '\u2192': '->',
-  '\u2190': '<-',
-  '\u21d2': '=>',
-  '\u2212': '-',
-  '\u2010': '-',
-  '\u2011': '-',
-  '\u2713': 'v',
-  '\u2714': 'v',
-  '\u2715': 'x',
-  '\u2717': 'x',
-  '\u2264': '<=',
-  '\u2265': '>=',
-  '\u2260': '!=',
-};
-const encodable = (char: string) => {
-  const code = char.codePointAt(0)!;
-  return code === 0x0a || (code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(char);
-};
+/**
+ * DejaVu Sans and Sans Mono cover Latin, Greek, Cyrillic and many symbols (a font with CJK would weigh tens of MB).
+ * Parsed once, on the first export, and shared by every PDF: pdfkit takes a parsed font as well as its bytes, and
+ * would otherwise parse the bytes again for each document (and for each table cell, which restores the font by its
+ * source). Each PDF embeds only the glyphs it uses.
+ */
+let parsed: Record<FontName, fontkit.Font> | undefined;
+function fonts(): Record<FontName, fontkit.Font> {
+  if (!parsed) {
+    const require = createRequire(import.meta.url);
+    const open = (file: string) => fontkit.create(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`))) as fontkit.Font;
+    parsed = Object.fromEntries(Object.entries(FONT_FILES).map(([name, file]) => [name, open(file)])) as Record<FontName, fontkit.Font>;
+  }
+  return parsed;
+}
+
 /** Left out: emoji and what joins or varies them, zero-width characters, carriage returns. */
 const EMOJI = /^(\p{Extended_Pictographic}|\p{Emoji_Modifier})$/u;
 const INVISIBLE = new Set(['\u200b', '\u200c', '\u200d', '\u2060', '\ufe0e', '\ufe0f', '\r']);
 const MARKS = /\p{M}/gu;
 
-/** Text as the standard fonts can encode it (Windows-1252). */
-function printable(text: string): string {
+/**
+ * Text as the family's font can show it: a character it lacks becomes its unaccented letter when the font has that,
+ * else "?"; emoji and invisible characters are left out, a tab is four spaces.
+ */
+function printable(text: string, family: 'sans' | 'mono' = 'sans'): string {
+  const font = fonts()[family === 'mono' ? FONT.mono : FONT.regular];
+  const shown = (char: string) => char === '\n' || (char >= ' ' && font.hasGlyphForCodePoint(char.codePointAt(0)!));
   let out = '';
   for (const char of text.normalize('NFC')) {
-    if (encodable(char)) out += char;
-    else if (char in SUBSTITUTES) out += SUBSTITUTES[char];
+    if (shown(char)) out += char;
+    else if (char === '\t') out += '    ';
     else if (!INVISIBLE.has(char) && !EMOJI.test(char)) {
       const base = char.normalize('NFKD').replace(MARKS, '');
-      out += base && [...base].every(encodable) ? base : '?';
+      out += base && [...base].every(shown) ? base : '?';
     }
   }
   return out;
@@ -447,7 +451,7 @@ class Renderer {
   private runs(given: readonly Run[], box: Box, size = SIZE.body): void {
     const lines: Run[][] = [[]];
     for (const run of given) {
-      printable(run.text)
+      printable(run.text, run.style.code ? 'mono' : 'sans')
         .split('\n')
         .forEach((text, i) => {
           if (i > 0) lines.push([]);
@@ -537,7 +541,7 @@ class Renderer {
     const { doc } = this;
     const padding = 6;
     const width = box.width - 2 * padding;
-    const lines = printable(value).split('\n');
+    const lines = printable(value, 'mono').split('\n');
     doc.font(FONT.mono).fontSize(SIZE.code);
     let next = 0;
     while (next < lines.length) {
@@ -696,6 +700,9 @@ export async function renderPdf(source: PdfSource): Promise<Buffer> {
       CreationDate: source.createdAt,
     },
   });
+  // pdfkit's types name only bytes and paths as a font's source; it takes a parsed font too (PDFFontFactory.open).
+  for (const [name, font] of Object.entries(fonts())) doc.registerFont(name, font as unknown as Buffer);
+  doc.font(FONT.regular);
   const chunks: Buffer[] = [];
   let size = 0;
   doc.on('data', (chunk: Buffer) => {

@@ -58,7 +58,7 @@ function png(width: number, height: number, { alpha = false, corrupt = false } =
 const GUIDE = `# Getting started
 
 Welcome to the **handbook**, with *emphasis*, ~~old words~~ and \`inline code\`. See [the website](https://example.com/docs)
-and the pages below. Café, naïve, 日本語.
+and the pages below. Café, naïve, Ελληνικά, русский, → ≤ ✓🎉, 日本語.
 
 Next: [the install page](/getting-started/installing-the-tool), then the rest.
 
@@ -244,8 +244,8 @@ describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () =>
       'A quoted remark.',
       'alpha',
       'beta',
-      // Characters the standard fonts cannot show are replaced, never garbled.
-      'Café, naïve, ???.',
+      // Greek, Cyrillic and symbols are shown; emoji are left out, and what the fonts lack (CJK) is replaced, never garbled.
+      'Café, naïve, Ελληνικά, русский, → ≤ ✓, ???.',
       'Figure caption text',
     ]) {
       expect(text.replace(/\s+/g, ' ')).toContain(expected);
