@@ -84,7 +84,9 @@ const DEFAULT_TITLE = 'Untitled';
 
 /** Applies `operations` in order to the change request's content; throws a 400 naming the operation on bad input. */
 export async function applyChanges(context: EditContext, operations: readonly ContentChange[]): Promise<EditResult> {
-  const pages = new Map<string, Draft | null>([...context.pages].map(([id, page]) => [id, { ...page }]));
+  // The pages as they stand: operations replace a page's object, never change one, so an untouched page is still the
+  // object it was given as, and is known unchanged at the end without comparing its columns.
+  const pages = new Map<string, Draft | null>(context.pages);
   /** Pages reverted to the change request's base, with the base's content (null: absent there). */
   const revertedToBase = new Map<string, Draft | null>();
   const touched = new Set<string>();
@@ -234,6 +236,7 @@ export async function applyChanges(context: EditContext, operations: readonly Co
         if (!target && !pages.get(id)) throw badRequest(`Invalid "${field}.page": no page ${JSON.stringify(id)} to revert.`);
         const reverted = target ? { ...target, ...(change.revision && { updatedAt: context.now }) } : null;
         pages.set(id, reverted);
+        bodiesWritten.delete(id);
         // Back to the base: unless a later operation changes it again, the line's own row of the page ends and the
         // primary content shows through.
         if (!change.revision) revertedToBase.set(id, reverted);
@@ -287,6 +290,7 @@ export async function applyChanges(context: EditContext, operations: readonly Co
   const restoredPages: string[] = [];
   for (const [id, page] of pages) {
     const before = context.pages.get(id);
+    if (page === before) continue;
     if (revertedToBase.has(id) && sameContent(page, revertedToBase.get(id) ?? null)) {
       restoredPages.push(id);
       continue;

@@ -45,6 +45,16 @@ export interface MergeConflict {
 
 type Entry = Record<string, unknown>;
 
+/**
+ * Whether two entries hold the same content. A stored row's content never changes (a row is only ever closed), so two
+ * rows with one id are the same without comparing their columns, which spares comparing every page of a large space
+ * field by field; an entry made here (merged, or moved by repairTree) is a copy without an id.
+ */
+const sameEntry = (a: Entry | undefined, b: Entry | undefined, fields: readonly string[]) =>
+  (a !== undefined && b !== undefined && a.id !== undefined && a.id === b.id) || sameColumns(a, b, fields);
+/** An entry's copy, to change: without the id of the row it came from. */
+const copyOf = ({ id: _id, ...entry }: Entry): Entry => entry;
+
 /** Labels of the two sides in a conflicting text, as Git writes them: the first side is `ours`. */
 interface Sides {
   ours: string;
@@ -68,14 +78,14 @@ function threeWay(
   for (const id of new Set([...base.keys(), ...ours.keys(), ...theirs.keys()])) {
     const [b, o, t] = [base.get(id), ours.get(id), theirs.get(id)];
     let merged: Entry | undefined;
-    if (sameColumns(o, b, fields)) merged = t;
-    else if (sameColumns(t, b, fields) || sameColumns(o, t, fields)) merged = o;
+    if (sameEntry(o, b, fields)) merged = t;
+    else if (sameEntry(t, b, fields) || sameEntry(o, t, fields)) merged = o;
     else if (!o || !t) {
       // Deleted on one side, changed on the other: the change is kept.
       merged = o ?? t;
       conflicts.push({ kind, id, fields: ['deleted'] });
     } else {
-      merged = { ...o };
+      merged = copyOf(o);
       const clashing: string[] = [];
       for (const field of fields) {
         const [bf, of, tf] = [b?.[field], o[field], t[field]];
@@ -109,7 +119,7 @@ function repairTree(pages: Map<string, Entry>, conflicts: MergeConflict[]): void
       parent = pages.get(parent)!.parentId as string | null;
     }
     if (parent) {
-      pages.set(id, { ...page, parentId: null });
+      pages.set(id, { ...copyOf(page), parentId: null });
       conflicts.push({ kind: 'page', id, fields: ['tree'] });
     }
   }
@@ -160,7 +170,7 @@ export async function mergeIntoMain(tx: Tx, sql: SqlRunner, main: Revision, thei
   if (conflicts.length) return { result: 'conflicts', revision: theirs, conflicts };
   const now = new Date();
   const changes = (current: Map<string, Entry>, result: Map<string, Entry>, fields: readonly string[]) => ({
-    written: [...result].filter(([id, entry]) => !sameColumns(current.get(id), entry, fields)).map(([, entry]) => contentOf(entry, now)),
+    written: [...result].filter(([id, entry]) => !sameEntry(current.get(id), entry, fields)).map(([, entry]) => contentOf(entry, now)),
     deleted: [...current.keys()].filter((id) => !result.has(id)),
   });
   const pageChanges = changes(pages[1], mergedPages.result, PAGE_FIELDS);
@@ -202,11 +212,11 @@ export async function updateFromMain(tx: Tx, sql: SqlRunner, ours: Revision, mai
   ) => {
     const out = { written: [] as unknown[], deleted: [] as string[], restored: [] as string[] };
     for (const id of new Set([...own.keys(), ...primary.keys(), ...result.keys(), ...base.keys()])) {
-      const ownRow = !sameColumns(own.get(id), base.get(id), fields);
+      const ownRow = !sameEntry(own.get(id), base.get(id), fields);
       const shown = ownRow ? own.get(id) : primary.get(id);
       const wanted = result.get(id);
-      if (sameColumns(shown, wanted, fields)) continue;
-      if (sameColumns(primary.get(id), wanted, fields)) out.restored.push(id);
+      if (sameEntry(shown, wanted, fields)) continue;
+      if (sameEntry(primary.get(id), wanted, fields)) out.restored.push(id);
       else if (wanted) out.written.push(contentOf(wanted, now));
       else out.deleted.push(id);
     }
