@@ -1,9 +1,11 @@
 // The counters of a space (open comments, change requests by status), computed for a batch of spaces in one
 // statement whatever their number, reading only those spaces' rows through their indexes. The same statement reads
-// their Git sync (src/git-sync/state.ts), which a space's REST shape carries too.
+// their Git sync (src/git-sync/state.ts) and the site space that gives their published URLs
+// (src/site-structure/space-urls.ts), which a space's REST shape carries too.
 import { Prisma, type Space } from '../generated/prisma/client.js';
 import { type GitSyncSummary, gitSyncSql, summaryOf } from '../git-sync/state.js';
 import { rowAnnotation } from '../kernel/annotations.js';
+import { publishedSiteSpaceSql, publishedUrlsOf, type SpacePublishedUrls } from '../site-structure/space-urls.js';
 
 export interface SpaceCounts {
   openComments: number;
@@ -13,16 +15,16 @@ export interface SpaceCounts {
 }
 
 /** What the counters' statement reads of a space. */
-type SpaceFacts = SpaceCounts & { gitSync: GitSyncSummary | null };
+type SpaceFacts = SpaceCounts & { gitSync: GitSyncSummary | null; urls: SpacePublishedUrls };
 
 export const spaceCounts = rowAnnotation<Pick<Space, 'id'>, SpaceFacts>('space counts', async (ctx, spaces) => {
   const ids = spaces.map((space) => space.id);
   // Two grouped scans over the spaces' rows, rather than a subquery per space and counter. A space's comments are its
   // own, not those of its change requests (each counts its own).
-  const rows = await ctx.sql<SpaceCounts & { id: string; gitSync: unknown }>(Prisma.sql`
+  const rows = await ctx.sql<SpaceCounts & { id: string; gitSync: unknown; published: unknown }>(Prisma.sql`
     SELECT s.id, coalesce(c.open, 0)::int AS "openComments", coalesce(r.total, 0)::int AS "changeRequests",
            coalesce(r.open, 0)::int AS "openChangeRequests", coalesce(r.draft, 0)::int AS "draftChangeRequests",
-           ${gitSyncSql(Prisma.sql`s.id`)} AS "gitSync"
+           ${gitSyncSql(Prisma.sql`s.id`)} AS "gitSync", ${publishedSiteSpaceSql(Prisma.sql`s.id`)} AS published
       FROM unnest(${ids}::text[]) AS s(id)
       LEFT JOIN (SELECT "spaceId", count(*) AS open FROM "Comment"
                   WHERE "spaceId" = ANY(${ids}::text[]) AND status = 'open' AND "changeRequestId" IS NULL GROUP BY 1) c
@@ -30,6 +32,8 @@ export const spaceCounts = rowAnnotation<Pick<Space, 'id'>, SpaceFacts>('space c
       LEFT JOIN (SELECT "spaceId", count(*) AS total, count(*) FILTER (WHERE status = 'open') AS open,
                         count(*) FILTER (WHERE status = 'draft') AS draft
                    FROM "ChangeRequest" WHERE "spaceId" = ANY(${ids}::text[]) GROUP BY 1) r ON r."spaceId" = s.id`);
-  const byId = new Map(rows.map((row) => [row.id, { ...row, gitSync: summaryOf(row.gitSync) }]));
+  const byId = new Map(
+    rows.map(({ published, ...row }) => [row.id, { ...row, gitSync: summaryOf(row.gitSync), urls: publishedUrlsOf(ctx, published) }]),
+  );
   return ids.map((id) => byId.get(id)!);
 });

@@ -8,7 +8,6 @@ import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from 
 import { policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
-import { spacePublishedUrls } from '../site-structure/space-urls.js';
 import { type SpaceCounts, spaceCounts } from './counts.js';
 
 export const SpaceVisibilityEnum = restEnum('SpaceVisibility', {
@@ -25,7 +24,7 @@ interface SpaceLinks {
   location: string;
   app: string;
   icon: string | null;
-  /** Whose published URLs these are: read (one statement per page of spaces) only when selected. */
+  /** Whose published URLs these are: read with the space's counters, only when selected. */
   space: SpaceRow;
 }
 
@@ -36,12 +35,12 @@ const SpaceUrls = builder.objectRef<SpaceLinks>('SpaceUrls').implement({
     published: t.string({
       nullable: true,
       description: 'Published URL: where the space is live in a published site that is not share-link.',
-      resolve: async (links, _args, ctx) => (await spacePublishedUrls.of(ctx, links.space)).published,
+      resolve: async (links, _args, ctx) => (await spaceCounts.of(ctx, links.space)).urls.published,
     }),
     public: t.string({
       nullable: true,
       description: 'Public URL: the published URL, when that site is public.',
-      resolve: async (links, _args, ctx) => (await spacePublishedUrls.of(ctx, links.space)).public,
+      resolve: async (links, _args, ctx) => (await spaceCounts.of(ctx, links.space)).urls.public,
     }),
     icon: t.exposeString('icon', { nullable: true }),
   }),

@@ -23,7 +23,7 @@ export const grantsBudgets: DomainBudgets = {
     [`PATCH ${COLLECTION}/teams/:teamId`]: 5,
     [`DELETE ${COLLECTION}/teams/:teamId`]: 4,
     [`GET ${COLLECTION}/aggregate`]: 5,
-    'GET /v1/orgs/:organizationId/members/:userId/spaces': 6,
+    'GET /v1/orgs/:organizationId/members/:userId/spaces': 5,
     'POST /v1/orgs/:organizationId/members/:userId/sso': 7,
   },
   calls: async ({ organizationId, team, colleague, space, collection }) => {

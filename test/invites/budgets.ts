@@ -11,9 +11,9 @@ export const invitesBudgets: DomainBudgets = {
     // Token, the invite with what refuses it, then one statement joins (membership and grant).
     'POST /v1/orgs/:organizationId/invites/:inviteId': 3,
     [`GET ${links}`]: 3,
-    // Token, the space and the viewer's level on it, the insert, the space's counters and published URLs.
-    [`POST ${links}`]: 6,
-    [`GET ${links}/:inviteId`]: 6,
+    // Token, the space and the viewer's level on it, the insert, the space's counters (published URLs among them).
+    [`POST ${links}`]: 5,
+    [`GET ${links}/:inviteId`]: 5,
     [`PATCH ${links}/:inviteId`]: 4,
     [`DELETE ${links}/:inviteId`]: 4,
   },

@@ -11,7 +11,7 @@ const PAGE = 'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/p
 const BACKLINKS = 'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId/backlinks';
 
 export const linksBudgets: DomainBudgets = {
-  budgets: { [SPACE]: 12, [PAGE]: 14, [BACKLINKS]: 13 },
+  budgets: { [SPACE]: 11, [PAGE]: 13, [BACKLINKS]: 12 },
   calls: async ({ t, organizationId, admin }) => {
     const space = await buildSpace(t.prisma, { organizationId, title: 'Linked' });
     await publish(t.prisma, space.id, {

@@ -8,18 +8,18 @@ const SITE = '/v1/orgs/:organizationId/sites/:siteId';
 
 export const siteStructureBudgets: DomainBudgets = {
   budgets: {
-    [`POST ${SITE}/site-spaces`]: 16,
-    [`GET ${SITE}/site-spaces`]: 9,
-    [`PATCH ${SITE}/site-spaces/:siteSpaceId`]: 14,
+    [`POST ${SITE}/site-spaces`]: 15,
+    [`GET ${SITE}/site-spaces`]: 8,
+    [`PATCH ${SITE}/site-spaces/:siteSpaceId`]: 13,
     [`DELETE ${SITE}/site-spaces/:siteSpaceId`]: 11,
-    [`POST ${SITE}/site-spaces/:siteSpaceId/move`]: 14,
-    [`POST ${SITE}/sections`]: 19,
-    [`GET ${SITE}/sections`]: 10,
-    [`PATCH ${SITE}/sections/:siteSectionId`]: 11,
+    [`POST ${SITE}/site-spaces/:siteSpaceId/move`]: 13,
+    [`POST ${SITE}/sections`]: 18,
+    [`GET ${SITE}/sections`]: 9,
+    [`PATCH ${SITE}/sections/:siteSectionId`]: 10,
     [`DELETE ${SITE}/sections/:siteSectionId`]: 10,
-    [`POST ${SITE}/sections/:siteSectionId/move`]: 15,
-    [`GET ${SITE}/structure`]: 10,
-    [`GET ${SITE}/published`]: 11,
+    [`POST ${SITE}/sections/:siteSectionId/move`]: 14,
+    [`GET ${SITE}/structure`]: 9,
+    [`GET ${SITE}/published`]: 10,
     'GET /v1/urls/published': 4,
   },
   calls: async ({ t, organizationId, space }) => {

@@ -318,7 +318,7 @@ describe('Space urls.published and urls.public', () => {
     expect(await read()).not.toHaveProperty('published');
   });
 
-  it('cost one statement per page of spaces', async () => {
+  it('cost no statement of their own (read with the counters): as many statements for one space as for 300', async () => {
     const org = (await t.prisma.organization.create({ data: { id: 'spaceUrlsOrg00000001', title: 'Space URLs' } })).id;
     const owner = await buildMember(t.prisma, { organizationId: org, role: 'admin' });
     const site = await buildSite(t.prisma, org, { published: true, visibility: 'public' });
