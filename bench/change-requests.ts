@@ -16,6 +16,7 @@ import type { PrismaClient } from '../src/generated/prisma/client.js';
 import { newId } from '../src/kernel/ids.js';
 import { MAIN, type PageContent, pageContent, writeRevision } from '../src/revisions/store.js';
 import { seedOrganization } from './seed.js';
+import { median, percentile } from './stats.js';
 
 export const CHANGE_REQUEST_SCENARIO = 'POST /v1/spaces/{id}/change-requests + content + merge (1,000 pages)';
 export const CHANGE_REQUEST_CONNECTIONS = [1, 4] as const;
@@ -133,18 +134,6 @@ class Author {
     return { create: created.ms, content: content.ms, merge: merged.ms };
   }
 }
-
-/** Milliseconds at a percentile, nearest rank. */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 export interface Latency {
   p50: number;

@@ -33,6 +33,7 @@ import {
 } from './change-requests.js';
 import { measureSearch, SEARCH_SCENARIO, type SearchResults, searchTable, seedSearchContent } from './search.js';
 import { seedOrganization } from './seed.js';
+import { median } from './stats.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -246,12 +247,6 @@ async function load(variant: Variant, token: string, seconds: number): Promise<M
     statementsPerRequest: (after.statements - before.statements) / result.requests.total,
   };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 /** Runs the variants round after round, in an order that rotates each round; returns the median of each figure. */
 async function interleaved(list: Variant[], token: string): Promise<Map<Variant, Measure>> {

@@ -10,6 +10,7 @@ import type { PrismaClient } from '../src/generated/prisma/client.js';
 import { newId } from '../src/kernel/ids.js';
 import { MAIN, type PageContent, pageContent, writeRevision } from '../src/revisions/store.js';
 import { seedOrganization } from './seed.js';
+import { median, percentile } from './stats.js';
 
 export const SEARCH_SCENARIO = 'GET /v1/orgs/{id}/search (10,000 pages)';
 
@@ -145,17 +146,6 @@ export interface SearchResults {
   writeMsPer500Pages: number;
   measures: SearchMeasure[];
 }
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 async function searchOnce(server: ProductServer, token: string, organizationId: string, query: string) {
   const started = performance.now();
