@@ -3,7 +3,7 @@
 
 import { transferContent, transferTarget } from '../content/transfer.js';
 import { collectionSubtree, creationParent, moveTarget, positionFor } from '../content/tree.js';
-import { authorize, collections } from '../kernel/authorize.js';
+import { authorize, authorizeSubtree, collections } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
@@ -49,12 +49,15 @@ export async function updateCollection(ctx: Context, id: string, input: typeof U
   });
 }
 
-/** Deletes a collection and the collections below it; their spaces are soft-deleted (restorable). */
+/**
+ * Deletes a collection and the collections below it; their spaces are soft-deleted (restorable). The caller must
+ * administer every one of them, not only the collection.
+ */
 export async function deleteCollection(ctx: Context, id: string): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   await ctx.prisma.$transaction(async (tx) => {
-    const ids = await collectionSubtree(tx, id);
-    await tx.space.updateMany({ where: { parentId: { in: ids }, deletedAt: null }, data: { deletedAt: ctx.clock.now() } });
+    const { spaceIds } = await authorizeSubtree(tx, ctx, id, 'admin');
+    await tx.space.updateMany({ where: { id: { in: spaceIds }, deletedAt: null }, data: { deletedAt: ctx.clock.now() } });
     await tx.collection.delete({ where: { id } });
     await refreshEffectiveLevels(tx, collection.organizationId);
   });
@@ -73,20 +76,19 @@ export async function moveCollection(ctx: Context, id: string, input: typeof Mov
   });
 }
 
-/** Moves a collection, with everything below it, to the top level of another organization. */
+/** Moves a collection, with everything below it (which the caller must administer), to the top level of another organization. */
 export async function transferCollection(ctx: Context, id: string, input: typeof TransferCollectionInput.$inferInput): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   await transferTarget(ctx, input.organization, collection.organizationId);
   await ctx.prisma.$transaction(async (tx) => {
-    const collectionIds = await collectionSubtree(tx, id);
-    const spaces = await tx.space.findMany({ where: { parentId: { in: collectionIds } }, select: { id: true } });
+    const { collectionIds, spaceIds } = await authorizeSubtree(tx, ctx, id, 'admin');
     const position = await positionFor(tx, input.organization, null, id);
     await tx.collection.update({ where: { id }, data: { parentId: null, position } });
     await transferContent(tx, {
       from: collection.organizationId,
       to: input.organization,
       collectionIds,
-      spaceIds: spaces.map((s) => s.id),
+      spaceIds,
     });
   });
 }

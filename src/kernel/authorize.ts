@@ -3,7 +3,7 @@
 // 403 is for what the caller can see but may not do; 409 for an action on a deleted object.
 import { type Collection, Prisma, type Space } from '../generated/prisma/client.js';
 import { type RowAnnotation, rowAnnotation } from './annotations.js';
-import type { Context } from './context.js';
+import { type Context, viewerMembershipSql } from './context.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
 import {
   type ActionOf,
@@ -12,6 +12,7 @@ import {
   type GrantedLevel,
   highestRole,
   type Level,
+  memberLevelSql,
   organizationLevel,
   type Policy,
   policies,
@@ -150,3 +151,40 @@ export const spaces: Resource<Space, typeof policies.space> = {
   level: contentLevels,
   deleted: (space) => space.deletedAt !== null,
 };
+
+/** An action that both collections and spaces have. */
+type ContentAction = ActionOf<typeof policies.collection> & ActionOf<typeof policies.space>;
+
+/**
+ * Checks `action` on a collection and on every collection and space below it, deleted spaces included, for what acts
+ * on the whole subtree (delete, transfer): 403 unless the viewer may do it on each. To be called in the transaction of
+ * the change, which acts on the ids returned and nothing else: one statement reads the subtree, locks its rows (a
+ * concurrent move into it, new grant on it or change to it waits for this transaction) and computes the viewer's level
+ * on each node from what is committed then (memberLevelSql), whatever authorize() read before.
+ */
+export async function authorizeSubtree(
+  tx: Pick<Prisma.TransactionClient, '$queryRaw'>,
+  ctx: Context,
+  collectionId: string,
+  action: ContentAction,
+): Promise<{ collectionIds: string[]; spaceIds: string[] }> {
+  const nodes = await tx.$queryRaw<{ kind: 'collection' | 'space'; id: string; level: Role | null }[]>`
+    WITH RECURSIVE below(id) AS (
+        SELECT id FROM "Collection" WHERE id = ${collectionId}
+        UNION ALL
+        SELECT c.id FROM "Collection" c JOIN below ON c."parentId" = below.id
+      ), collections AS (
+        SELECT id, "organizationId", "effectiveLevel" FROM "Collection" WHERE id IN (SELECT id FROM below) FOR UPDATE
+      ), spaces AS (
+        SELECT id, "organizationId", "effectiveLevel" FROM "Space" WHERE "parentId" IN (SELECT id FROM below) FOR UPDATE
+      )
+    SELECT n.kind, n.id, ${memberLevelSql('m', Prisma.sql`n.id`, Prisma.sql`n."effectiveLevel"`)}::text AS level
+      FROM (SELECT 'collection' AS kind, * FROM collections UNION ALL SELECT 'space', * FROM spaces) n
+      LEFT JOIN "Member" m ON m."organizationId" = n."organizationId" AND ${viewerMembershipSql(ctx.viewer, 'm')}`;
+  if (!nodes.length) throw notFound('Collection');
+  if (!nodes.every((node) => atLeast(node.level, policies[node.kind][action]))) {
+    throw new ApiError(403, `You do not have the "${action}" permission on every collection and space in this collection.`);
+  }
+  const idsOf = (kind: 'collection' | 'space') => nodes.filter((node) => node.kind === kind).map((node) => node.id);
+  return { collectionIds: idsOf('collection'), spaceIds: idsOf('space') };
+}

@@ -1,7 +1,8 @@
 // Collections: the eight endpoints of the spec, move and transfer rules, permissions, limits, pagination.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/kernel/ids.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
-import { buildCollection, buildMember, buildOrganization, buildSpace } from '../support/factories.js';
+import { buildCollection, buildMember, buildOrganization, buildSpace, buildSpaces } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 import { buildWorld } from '../support/world.js';
 
@@ -252,6 +253,120 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toContain('organization');
     expect((await t.request('GET', `/v1/collections/${c.id}`, { token: carl.token })).body.organization).toBe(acme);
+  });
+});
+
+// Issue 21: a creator deleted or transferred a collection and took along the spaces below it that they could not
+// administer (restricted ones they could not even see), into an organization of their own.
+describe('deleting and transferring what is below a collection', () => {
+  let carlsOrg: string;
+  beforeAll(async () => {
+    carlsOrg = (await buildOrganization(t.prisma, { title: "Carl's", owner: carl })).organization.id;
+  });
+
+  /** A collection carl creates (so he administers it), with a nested collection and a space he administers too. */
+  const carlsCollection = async (title: string) => {
+    const c = await create(acme, { title }, carl.token);
+    const child = await create(acme, { title: `${title} child`, parent: c.id }, carl.token);
+    const space = await buildSpace(t.prisma, { organizationId: acme, parentId: child.id, title: `${title} space` });
+    return { c, child, space };
+  };
+  /** What the rows of a subtree say: each collection's and space's organization, and whether a space is deleted. */
+  const rows = async (collectionIds: string[], spaceIds: string[]) => ({
+    collections: (await t.prisma.collection.findMany({ where: { id: { in: collectionIds } }, orderBy: { id: 'asc' } })).map((c) => [
+      c.id,
+      c.organizationId,
+    ]),
+    spaces: (await t.prisma.space.findMany({ where: { id: { in: spaceIds } }, orderBy: { id: 'asc' } })).map((s) => [
+      s.id,
+      s.organizationId,
+      s.deletedAt,
+    ]),
+  });
+
+  // Each: something below carl's collection that carl, a creator, may not administer.
+  const beyondReach = {
+    'a restricted space (defaultLevel null) he cannot see': async (parentId: string) => ({
+      spaces: [(await buildSpace(t.prisma, { organizationId: acme, parentId, defaultLevel: null, title: 'Restricted' })).id],
+      collections: [],
+    }),
+    'a space he only reads (defaultLevel read)': async (parentId: string) => ({
+      spaces: [(await buildSpace(t.prisma, { organizationId: acme, parentId, defaultLevel: 'read', title: 'Read only' })).id],
+      collections: [],
+    }),
+    'a restricted collection, with a space in it': async (parentId: string) => {
+      const hidden = await buildCollection(t.prisma, { organizationId: acme, parentId, defaultLevel: null, title: 'Hidden' });
+      return { collections: [hidden.id], spaces: [(await buildSpace(t.prisma, { organizationId: acme, parentId: hidden.id })).id] };
+    },
+    'a deleted restricted space': async (parentId: string) => ({
+      spaces: [
+        (await buildSpace(t.prisma, { organizationId: acme, parentId, defaultLevel: null, deletedAt: t.clock.now(), title: 'Binned' })).id,
+      ],
+      collections: [],
+    }),
+  };
+
+  it.each(Object.entries(beyondReach))('refuses a creator to delete a collection above %s (403), changing nothing', async (_, build) => {
+    const { c, child, space } = await carlsCollection('Guarded');
+    const below = await build(child.id);
+    const collectionIds = [c.id, child.id, ...below.collections];
+    const spaceIds = [space.id, ...below.spaces];
+    expect((await t.request('GET', `/v1/collections/${c.id}`, { token: carl.token })).body.permissions.admin).toBe(true);
+    const before = await rows(collectionIds, spaceIds);
+    const res = await t.request('DELETE', `/v1/collections/${c.id}`, { token: carl.token });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: { code: 403, message: expect.stringContaining('every collection and space') } });
+    expect(await rows(collectionIds, spaceIds)).toEqual(before);
+    expect(before.collections).toHaveLength(collectionIds.length);
+    for (const id of collectionIds) expect((await t.request('GET', `/v1/collections/${id}`, { token: alice.token })).status).toBe(200);
+    for (const id of spaceIds) expect((await t.request('GET', `/v1/spaces/${id}`, { token: alice.token })).status).toBe(200);
+  });
+
+  it('refuses a creator to transfer a collection above a restricted space into his own organization (403), moving nothing', async () => {
+    const { c, child, space } = await carlsCollection('Guarded travel');
+    const restricted = await buildSpace(t.prisma, { organizationId: acme, parentId: child.id, defaultLevel: null, title: 'Stays' });
+    expect((await t.request('GET', `/v1/spaces/${restricted.id}`, { token: carl.token })).status).toBe(404);
+    const collectionIds = [c.id, child.id];
+    const spaceIds = [space.id, restricted.id];
+    const before = await rows(collectionIds, spaceIds);
+    const res = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: carl.token, body: { organization: carlsOrg } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe(403);
+    expect(await rows(collectionIds, spaceIds)).toEqual(before);
+    expect(before.spaces.every(([, organizationId]) => organizationId === acme)).toBe(true);
+    expect((await t.request('GET', `/v1/spaces/${restricted.id}`, { token: alice.token })).body.organization).toBe(acme);
+    expect((await t.request('GET', `/v1/spaces/${restricted.id}`, { token: carl.token })).status).toBe(404);
+    expect(await titles(acme, alice.token, '?limit=1000')).toEqual(expect.arrayContaining(['Guarded travel', 'Guarded travel child']));
+    expect(await titles(carlsOrg, carl.token)).toEqual([]);
+  });
+
+  it('lets a creator delete a collection when he administers everything below, a grant included', async () => {
+    const { c, child, space } = await carlsCollection('Granted');
+    const restricted = await buildSpace(t.prisma, { organizationId: acme, parentId: child.id, defaultLevel: null, title: 'Granted' });
+    await t.prisma.contentGrant.create({
+      data: { id: newId(), organizationId: acme, spaceId: restricted.id, userId: carl.userId, role: 'create' },
+    });
+    expect((await t.request('DELETE', `/v1/collections/${c.id}`, { token: carl.token })).status).toBe(205);
+    expect(await t.prisma.collection.count({ where: { id: { in: [c.id, child.id] } } })).toBe(0);
+    const spaces = await t.prisma.space.findMany({ where: { id: { in: [space.id, restricted.id] } } });
+    expect(spaces.map((s) => s.deletedAt)).toEqual([t.clock.now(), t.clock.now()]);
+  });
+
+  it('checks the subtree in a number of statements that does not grow with it', async () => {
+    const counted = async (spaces: number, collections: number) => {
+      const { c, child } = await carlsCollection(`Sized ${spaces}`);
+      let parentId = child.id;
+      for (let i = 0; i < collections; i++) parentId = (await buildCollection(t.prisma, { organizationId: acme, parentId })).id;
+      await buildSpaces(t.prisma, { organizationId: acme, parentId, count: spaces });
+      await buildSpace(t.prisma, { organizationId: acme, parentId, defaultLevel: null });
+      const refused = await t.counted('DELETE', `/v1/collections/${c.id}`, { token: carl.token });
+      expect(refused.status).toBe(403);
+      await t.prisma.space.deleteMany({ where: { parentId, defaultLevel: null } });
+      const deleted = await t.counted('DELETE', `/v1/collections/${c.id}`, { token: carl.token });
+      expect(deleted.status).toBe(205);
+      return [refused.statements, deleted.statements];
+    };
+    expect(await counted(1, 0)).toEqual(await counted(40, 5));
   });
 });
 

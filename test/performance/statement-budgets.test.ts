@@ -40,7 +40,7 @@ const budgets: Record<string, number> = Object.assign(
     'PATCH /v1/collections/:collectionId': 7,
     'DELETE /v1/collections/:collectionId': 10,
     'POST /v1/collections/:collectionId/move': 12,
-    'POST /v1/collections/:collectionId/transfer': 22,
+    'POST /v1/collections/:collectionId/transfer': 21,
     'GET /v1/orgs/:organizationId/collections': 3,
     'POST /v1/orgs/:organizationId/collections': 7,
     'GET /v1/spaces/:spaceId': 4,
