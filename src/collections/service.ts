@@ -1,7 +1,7 @@
 // What can be done to collections, for the viewer of a Context: plain functions that check permissions through the
 // kernel's authorize() and keep the tree's invariants (positions, effective levels) in one transaction.
 
-import { transferContent, transferTarget } from '../content/transfer.js';
+import { authorizeTransfer, transferContent } from '../content/transfer.js';
 import { collectionSubtree, creationParent, moveTarget, positionFor } from '../content/tree.js';
 import { authorize, authorizeSubtree, collections } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
@@ -79,7 +79,7 @@ export async function moveCollection(ctx: Context, id: string, input: typeof Mov
 /** Moves a collection, with everything below it (which the caller must administer), to the top level of another organization. */
 export async function transferCollection(ctx: Context, id: string, input: typeof TransferCollectionInput.$inferInput): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
-  await transferTarget(ctx, input.organization, collection.organizationId);
+  await authorizeTransfer(ctx, collection.organizationId, input.organization);
   await ctx.prisma.$transaction(async (tx) => {
     const { collectionIds, spaceIds } = await authorizeSubtree(tx, ctx, id, 'admin');
     const position = await positionFor(tx, input.organization, null, id);

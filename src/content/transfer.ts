@@ -4,14 +4,23 @@
 import type { Prisma } from '../generated/prisma/client.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
-import { conflict } from '../kernel/errors.js';
-import { refreshEffectiveLevels } from '../kernel/permissions.js';
+import { ApiError, conflict } from '../kernel/errors.js';
+import { atLeast, policies, refreshEffectiveLevels } from '../kernel/permissions.js';
 
-/** The target organization of a transfer: 404 when the viewer is not a member, 403 when it may not create there. */
-export async function transferTarget(ctx: Context, organizationId: string, from: string): Promise<void> {
-  await authorize(ctx, organizations, organizationId, 'view');
-  if (organizationId === from) throw conflict('The content already belongs to this organization.');
-  await authorize(ctx, organizations, organizationId, 'createContent');
+/**
+ * Whether the viewer may move content from one organization to another, once it may administer the content itself.
+ * Content leaves an organization only by the hand of its admins (403), whatever a member's level on the content: a
+ * grant or a creator's role on a space does not hand it over. The target is an organization the viewer may create
+ * content in: 404 when not a member, 403 without the role, 409 when it is the source.
+ */
+export async function authorizeTransfer(ctx: Context, from: string, to: string): Promise<void> {
+  const { level } = await authorize(ctx, organizations, from, 'view');
+  if (!atLeast(level, policies.organization.admin)) {
+    throw new ApiError(403, 'Only the admins of its organization may move content to another organization.');
+  }
+  await authorize(ctx, organizations, to, 'view');
+  if (to === from) throw conflict('The content already belongs to this organization.');
+  await authorize(ctx, organizations, to, 'createContent');
 }
 
 export interface Transfer {

@@ -1,7 +1,7 @@
 // What can be done to spaces, for the viewer of a Context: plain functions that check permissions through the
 // kernel's authorize() and keep the tree's invariants (positions, effective levels, visibility) in one transaction.
 import { RETENTION_DAYS, RETENTION_MS } from '../content/retention.js';
-import { transferContent, transferTarget } from '../content/transfer.js';
+import { authorizeTransfer, transferContent } from '../content/transfer.js';
 import { creationParent, moveTarget, positionFor } from '../content/tree.js';
 import type { Prisma, Space } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, collections, spaces } from '../kernel/authorize.js';
@@ -142,7 +142,7 @@ export async function moveSpace(ctx: Context, id: string, input: typeof MoveSpac
 /** Moves a space to another organization, at its top level or into one of its collections. */
 export async function transferSpace(ctx: Context, id: string, input: typeof TransferSpaceInput.$inferInput): Promise<void> {
   const { row: space } = await authorize(ctx, spaces, id, 'admin');
-  await transferTarget(ctx, input.organization, space.organizationId);
+  await authorizeTransfer(ctx, space.organizationId, input.organization);
   const parent = input.collection
     ? (
         await authorizeReference(

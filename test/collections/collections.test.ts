@@ -241,18 +241,22 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
   });
 
   it('answers 409 for the same organization, 404 for one the caller is not in, 403 without create rights there', async () => {
-    const c = await create(acme, { title: 'Staying' }, carl.token);
-    const same = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: carl.token, body: { organization: acme } });
+    // An admin of the collection's organization, reader in beta.
+    const ada = await buildMember(t.prisma, { organizationId: acme, role: 'admin' });
+    await buildMember(t.prisma, { organizationId: beta, user: ada, role: 'read' });
+    const c = await create(acme, { title: 'Staying' }, ada.token);
+    const same = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: ada.token, body: { organization: acme } });
     expect(same.status).toBe(409);
     expectMatchesSpec('0202', 'post', '/collections/{collectionId}/transfer', 409, same.body);
-    const stranger = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: carl.token, body: { organization: other } });
+    const stranger = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: ada.token, body: { organization: other } });
     expect(stranger.status).toBe(404);
-    const reader = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: carl.token, body: { organization: beta } });
+    const reader = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: ada.token, body: { organization: beta } });
     expect(reader.status).toBe(403);
-    const missing = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: carl.token, body: {} });
+    expect(reader.body.error.message).toContain('createContent');
+    const missing = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: ada.token, body: {} });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toContain('organization');
-    expect((await t.request('GET', `/v1/collections/${c.id}`, { token: carl.token })).body.organization).toBe(acme);
+    expect((await t.request('GET', `/v1/collections/${c.id}`, { token: ada.token })).body.organization).toBe(acme);
   });
 });
 
@@ -338,6 +342,17 @@ describe('deleting and transferring what is below a collection', () => {
     expect((await t.request('GET', `/v1/spaces/${restricted.id}`, { token: carl.token })).status).toBe(404);
     expect(await titles(acme, alice.token, '?limit=1000')).toEqual(expect.arrayContaining(['Guarded travel', 'Guarded travel child']));
     expect(await titles(carlsOrg, carl.token)).toEqual([]);
+  });
+
+  it('refuses a creator to transfer even a collection he administers throughout: that needs the admin role of its organization', async () => {
+    const { c, child, space } = await carlsCollection('Administered travel');
+    const res = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: carl.token, body: { organization: carlsOrg } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toContain('Only the admins of its organization');
+    expect(await rows([c.id, child.id], [space.id])).toEqual({
+      collections: [c.id, child.id].sort().map((id) => [id, acme]),
+      spaces: [[space.id, acme, null]],
+    });
   });
 
   it('lets a creator delete a collection when he administers everything below, a grant included', async () => {

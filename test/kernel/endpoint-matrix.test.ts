@@ -16,8 +16,11 @@ type Kind = 'space' | 'collection';
 interface Endpoint {
   /** The action of the object's `permissions` that the endpoint needs. */
   action: 'view' | 'comment' | 'edit' | 'merge' | 'admin' | 'triggerGitSync';
-  /** Besides: the organization-level action it needs (creating a copy), or the target organization's admin. */
-  also?: 'createContent' | 'targetAdmin';
+  /**
+   * Besides: the organization-level action it needs (creating a copy), or, for content leaving its organization, the
+   * admin role in it and a membership in the target.
+   */
+  also?: 'createContent' | 'sourceAndTargetAdmin';
   body?: (ctx: { grantee: string; team: string; target: string }) => unknown;
   /** A query string the endpoint requires (`query=...`). */
   query?: string;
@@ -34,12 +37,16 @@ const endpoints: Record<string, Endpoint> = {
   'POST /v1/spaces/:spaceId/duplicate': { action: 'view', also: 'createContent' },
   'POST /v1/spaces/:spaceId/restore': { action: 'admin', deleted: true },
   'POST /v1/spaces/:spaceId/move': { action: 'admin', body: () => ({ parent: null }) },
-  'POST /v1/spaces/:spaceId/transfer': { action: 'admin', also: 'targetAdmin', body: ({ target }) => ({ organization: target }) },
+  'POST /v1/spaces/:spaceId/transfer': { action: 'admin', also: 'sourceAndTargetAdmin', body: ({ target }) => ({ organization: target }) },
   'GET /v1/collections/:collectionId': { action: 'view' },
   'PATCH /v1/collections/:collectionId': { action: 'admin', body: () => ({ title: 'Renamed' }) },
   'DELETE /v1/collections/:collectionId': { action: 'admin' },
   'POST /v1/collections/:collectionId/move': { action: 'admin', body: () => ({ parent: null }) },
-  'POST /v1/collections/:collectionId/transfer': { action: 'admin', also: 'targetAdmin', body: ({ target }) => ({ organization: target }) },
+  'POST /v1/collections/:collectionId/transfer': {
+    action: 'admin',
+    also: 'sourceAndTargetAdmin',
+    body: ({ target }) => ({ organization: target }),
+  },
   'GET /v1/collections/:collectionId/spaces': { action: 'view' },
   'GET /v1/spaces/:spaceId/content': { action: 'view' },
   'GET /v1/spaces/:spaceId/content/pages': { action: 'view' },
@@ -230,23 +237,16 @@ describe('the permission matrix of content endpoints', () => {
       const body = endpoint.body?.({ grantee: world.reader.userId, team, target: world.secondOrganizationId });
       const res = await t.request(route.method, endpoint.query ? `${path}?${endpoint.query}` : path, { token: person.token, body });
       outcomes[persona] = res.status;
-      // Creating a copy also needs `create` in the organization; a transfer needs the target organization, where only
-      // the admin is a member (anyone else does not find it).
+      // Creating a copy also needs `create` in the organization. A transfer needs the admin role in the object's
+      // organization, checked before the target (where only the admin is a member): whoever sees the object without
+      // that role is refused (403), whatever their level on the object.
       const alsoAllowed =
         endpoint.also === 'createContent'
           ? ['admin', 'creator'].includes(persona)
-          : endpoint.also === 'targetAdmin'
+          : endpoint.also === 'sourceAndTargetAdmin'
             ? persona === 'admin'
             : true;
-      expected[persona] = !permissions
-        ? 404
-        : !permissions[endpoint.action]
-          ? 403
-          : !alsoAllowed
-            ? endpoint.also === 'targetAdmin'
-              ? 404
-              : 403
-            : route.status;
+      expected[persona] = !permissions ? 404 : !permissions[endpoint.action] || !alsoAllowed ? 403 : route.status;
     }
     expect(outcomes).toEqual(expected);
     // Against an agreement on a wrong answer: the organization's admin always succeeds, and those outside never see it.
@@ -254,5 +254,7 @@ describe('the permission matrix of content endpoints', () => {
     expect([outcomes.guest, outcomes.outsider]).toEqual([404, 404]);
     // The team-granted guest edits: what needs only view or edit is theirs.
     if ((endpoint.action === 'view' || endpoint.action === 'edit') && !endpoint.also) expect(outcomes.teamGranted).toBe(route.status);
+    // The creator administers the object but is no admin of its organization: it stays there.
+    if (endpoint.also === 'sourceAndTargetAdmin') expect(outcomes.creator).toBe(403);
   });
 });

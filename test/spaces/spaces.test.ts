@@ -596,15 +596,51 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
   });
 
   it('is forbidden (403) to a member without create rights in the target organization', async () => {
-    const space = await createSpace(acme, { title: 'Cora space' }, cora.token);
-    expect(space.permissions.admin).toBe(true);
-    const res = await t.request('POST', `/v1/spaces/${space.id}/transfer`, { token: cora.token, body: { organization: beta } });
+    // An admin of the space's organization, editor in beta.
+    const ada = await buildMember(t.prisma, { organizationId: acme, role: 'admin' });
+    await buildMember(t.prisma, { organizationId: beta, user: ada, role: 'edit' });
+    const space = await createSpace(acme, { title: 'Ada space' }, ada.token);
+    const res = await t.request('POST', `/v1/spaces/${space.id}/transfer`, { token: ada.token, body: { organization: beta } });
     expect(res.status).toBe(403);
+    expect(res.body.error.message).toContain('createContent');
     expect((await t.prisma.space.findUniqueOrThrow({ where: { id: space.id } })).organizationId).toBe(acme);
     // And to one who cannot administer the space itself.
     expect((await t.request('POST', `/v1/spaces/${space.id}/transfer`, { token: eddie.token, body: { organization: beta } })).status).toBe(
       403,
     );
+  });
+
+  // Issue 21: content left an organization by the hand of anyone who could administer it there.
+  it('is forbidden (403) to whoever is not an admin of the space organization, even administering the space', async () => {
+    // A guest of acme other than gail, whose empty view of acme a test below checks.
+    const gert = await buildMember(t.prisma, { organizationId: acme, role: null });
+    const { organization: gerts } = await buildOrganization(t.prisma, { title: "Gert's", owner: gert });
+    const { organization: coras } = await buildOrganization(t.prisma, { title: "Cora's", owner: cora });
+    const granted = await createSpace(acme, { title: 'Granted to a guest', parent: guides });
+    const grant = await t.request('POST', `/v1/spaces/${granted.id}/permissions`, {
+      token: alice.token,
+      body: { role: 'create', users: [gert.userId] },
+    });
+    expect(grant.status).toBe(204);
+    const created = await createSpace(acme, { title: 'Created by a creator' }, cora.token);
+    for (const [person, space, target] of [
+      [gert, granted, gerts.id],
+      [cora, created, coras.id],
+    ] as const) {
+      const seen = await t.request('GET', `/v1/spaces/${space.id}`, { token: person.token });
+      expect(seen.body.permissions.admin).toBe(true);
+      const res = await t.request('POST', `/v1/spaces/${space.id}/transfer`, { token: person.token, body: { organization: target } });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        error: { code: 403, message: 'Only the admins of its organization may move content to another organization.' },
+      });
+      const row = await t.prisma.space.findUniqueOrThrow({ where: { id: space.id } });
+      expect([row.organizationId, row.parentId, row.deletedAt]).toEqual([acme, space.parent ?? null, null]);
+      expect((await t.request('GET', `/v1/spaces/${space.id}`, { token: alice.token })).body.organization).toBe(acme);
+      expect((await listAll(target, person.token)).count).toBe(0);
+    }
+    // The grant still stands: nothing of the transfer ran.
+    expect(await t.prisma.contentGrant.count({ where: { spaceId: granted.id, userId: gert.userId } })).toBe(1);
   });
 
   it('rejects a body without organization (400)', async () => {
