@@ -45,7 +45,8 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteCollection: t.boolean({
-    description: 'Deletes a collection and the collections below it; their spaces are soft-deleted (restorable for 7 days).',
+    description:
+      'Deletes a collection and the collections below it; their spaces are soft-deleted (restorable for 7 days). The caller must administer each of them.',
     args: byId,
     resolve: async (_root, args, ctx) => {
       await service.deleteCollection(ctx, args.id);
@@ -62,7 +63,8 @@ builder.mutationFields((t) => ({
   }),
   transferCollection: t.prismaField({
     type: 'Collection',
-    description: 'Moves a collection, with everything below it, to the top level of another organization.',
+    description:
+      'Moves a collection, with everything below it, to the top level of another organization. Needs the admin role in its organization and `create` in the target.',
     args: { ...byId, input: t.arg({ type: TransferCollectionInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       await service.transferCollection(ctx, args.id, args.input);

@@ -147,7 +147,8 @@ builder.mutationFields((t) => ({
   }),
   transferSpace: t.prismaField({
     type: 'Space',
-    description: 'Moves a space to another organization, at its top level or into one of its collections.',
+    description:
+      'Moves a space to another organization, at its top level or into one of its collections. Needs the admin role in its organization and `create` in the target.',
     args: { ...byId, input: t.arg({ type: TransferSpaceInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       await service.transferSpace(ctx, args.id, args.input);
