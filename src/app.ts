@@ -16,7 +16,7 @@ import { connectDatabase, type Database } from './db/client.js';
 import { fileDownloads } from './files/index.js';
 import { integrationAssets } from './integrations/index.js';
 import { invitesPages } from './invites/index.js';
-import { authenticate, type Clock, createContext, type Services, systemClock } from './kernel/context.js';
+import { authenticate, type Clock, createContext, type Services, systemClock, type Viewer } from './kernel/context.js';
 import { createFetcher } from './kernel/fetcher.js';
 import { ID_PATTERN } from './kernel/ids.js';
 import { PageTokens } from './kernel/pagination.js';
@@ -67,9 +67,14 @@ export function createApp(options: AppOptions): App {
     logger,
   };
 
+  /** The request's viewer, its token looked up once however many ask (the rate limits first, then the route). */
+  const viewerOf = (ctx: Koa.Context): Promise<Viewer> => {
+    ctx.state.viewer ??= authenticate(services, ctx.get('authorization') || undefined);
+    return ctx.state.viewer;
+  };
   /** The request's context, once its token is checked; its actor goes into the request's log line. */
   const contextOf = async (ctx: Koa.Context) => {
-    const viewer = await authenticate(services, ctx.get('authorization') || undefined);
+    const viewer = await viewerOf(ctx);
     ctx.state.actor = { userId: viewer.userId, tokenId: viewer.tokenId };
     return createContext(services, viewer);
   };
@@ -110,9 +115,12 @@ export function createApp(options: AppOptions): App {
   });
 
   const monitoring = createMonitoring(db);
-  const rateLimits = createRateLimits(options.config, options.databaseUrl);
+  const rateLimits = createRateLimits(options.config, options.databaseUrl, viewerOf);
   const routes = compileRoutes(schema, restModules);
-  const koa = new Koa({ proxy: options.config.trustProxy });
+  // ctx.ip, for the rate limits and the log: with N trusted proxies, the Nth address from the right of
+  // X-Forwarded-For (the one the outermost proxy appended; what a client sends itself stays to its left).
+  const { trustedProxies } = options.config;
+  const koa = new Koa({ proxy: trustedProxies > 0, maxIpsCount: trustedProxies });
   koa.use(monitoring.measure);
   const { corsOrigins } = options.config;
   if (corsOrigins?.length) {
@@ -140,7 +148,7 @@ export function createApp(options: AppOptions): App {
       ctx.body = { error: { code: 500, message: 'Internal server error.' } };
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, ...ctx.state.actor };
+    const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, ip: ctx.ip, ...ctx.state.actor };
     if (ctx.state.error) ctx.state.log.error({ ...line, err: ctx.state.error }, 'request failed');
     else ctx.state.log.info(line, 'request');
   });

@@ -58,8 +58,13 @@ const Env = z.object({
     .optional(),
   RATE_LIMIT_PER_MINUTE: wholeNumber(0, 1_000_000).default(1000),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: wholeNumber(0, 1_000_000).default(60),
+  RATE_LIMIT_FAILED_AUTH_PER_MINUTE: wholeNumber(0, 1_000_000).default(20),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
-  TRUST_PROXY: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(false|true|[1-9]|10)$/, { error: 'must be false, true or a number of proxies from 1 to 10' })
+    .transform((text) => (text === 'false' ? 0 : text === 'true' ? 1 : Number(text)))
+    .default(0),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).default('Docs platform <no-reply@localhost>'),
   SSO_SESSION_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
@@ -99,12 +104,16 @@ export interface Config {
   /** Origins whose browser pages may call the API (CORS); `*` for any; unset: none. */
   corsOrigins?: string[];
   /**
-   * Requests a minute per API token, and per client address for requests without a valid token (0: unlimited),
-   * counted in this process or in PostgreSQL (shared by every instance on the database).
+   * Requests a minute per valid API token, per client address for requests without a token, and failed
+   * authentications a minute per client address (each 0: unlimited), counted in this process or in PostgreSQL
+   * (shared by every instance on the database).
    */
-  rateLimits: { perToken: number; perAddress: number; store: 'memory' | 'postgres' };
-  /** Behind a proxy or load balancer: the client address is the first of X-Forwarded-For. */
-  trustProxy: boolean;
+  rateLimits: { perToken: number; anonymousPerAddress: number; failedAuthenticationsPerAddress: number; store: 'memory' | 'postgres' };
+  /**
+   * Proxies in front of the service, each appending the address it was reached from to X-Forwarded-For: the client
+   * address is the one the outermost appended, this many from the right. 0: the connection's peer is the client.
+   */
+  trustedProxies: number;
   /** Where e-mail goes (invites); unset: each message is written to the log instead. */
   mail: { smtpUrl?: string; from: string };
   /** Lifetime of the API token a SAML login answers with. */
@@ -148,8 +157,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrap: { email: e.BOOTSTRAP_EMAIL, title: e.BOOTSTRAP_ORGANIZATION },
     buildDate: e.BUILD_DATE && new Date(e.BUILD_DATE).toISOString(),
     corsOrigins: e.CORS_ORIGINS,
-    rateLimits: { perToken: e.RATE_LIMIT_PER_MINUTE, perAddress: e.RATE_LIMIT_ANONYMOUS_PER_MINUTE, store: e.RATE_LIMIT_STORE },
-    trustProxy: e.TRUST_PROXY === 'true',
+    rateLimits: {
+      perToken: e.RATE_LIMIT_PER_MINUTE,
+      anonymousPerAddress: e.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      failedAuthenticationsPerAddress: e.RATE_LIMIT_FAILED_AUTH_PER_MINUTE,
+      store: e.RATE_LIMIT_STORE,
+    },
+    trustedProxies: e.TRUST_PROXY,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     ssoSessionMinutes: e.SSO_SESSION_MINUTES,
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK === 'true',

@@ -1,16 +1,27 @@
-// Rate limits of /v1, /graphql and the sign-in pages (/join, /sso) (rate-limiter-flexible): a fixed window of a minute per API token, and one per
-// client address for requests without a token and for failed authentications. Every limited response carries
-// GitBook's X-RateLimit-Limit, -Remaining and -Reset (epoch seconds); a refusal is a 429 with Retry-After.
-// The counters live in this process, or in PostgreSQL (RATE_LIMIT_STORE=postgres) so that instances share them.
+// Rate limits of /v1, /graphql and the sign-in pages (/join, /sso) (rate-limiter-flexible), each a fixed window of a
+// minute, kept apart so that no one's traffic spends another's budget:
+// - a request with a valid API token counts against that token, and only against it;
+// - a request whose token is refused (unknown, revoked, expired) counts against its client address, in a budget of
+//   failed authentications that refuses only further requests without a valid token;
+// - a request without a token (the sign-in pages' always) counts against its client address, in a budget of its own.
+// A token is therefore looked up before it is counted: the authentication statement (one read by the unique index of
+// the token's hash), which the route then reuses. A request with a token costs no statement more than without limits,
+// unless it is refused before its route authenticates (an unknown path, a GraphQL query over its limits): then that
+// read. A refused guess costs that one read (none for a token not of our shape, src/kernel/context.ts).
+// Every limited response carries GitBook's X-RateLimit-Limit, -Remaining and -Reset (epoch seconds) of the budget it
+// counted against; a refusal is a 429 with Retry-After. The counters live in this process, or in PostgreSQL
+// (RATE_LIMIT_STORE=postgres) so that instances share them.
 import type Koa from 'koa';
 import pg from 'pg';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from './config.js';
-import { bearerToken } from './kernel/context.js';
-import { hashToken } from './kernel/ids.js';
+import { bearerToken, type Viewer } from './kernel/context.js';
+import { ApiError } from './kernel/errors.js';
 
 const WINDOW_SECONDS = 60;
 const LIMITED_PATHS = /^\/(v1|graphql|join|sso)(\/|$)/;
+/** Where a bearer token authenticates the request; elsewhere (the sign-in pages) a request is anonymous. */
+const TOKEN_PATHS = /^\/(v1|graphql)(\/|$)/;
 
 export interface RateLimits {
   middleware: Koa.Middleware;
@@ -64,31 +75,46 @@ async function consume(limit: Limiter, key: string): Promise<{ allowed: boolean;
   }
 }
 
-export function createRateLimits(config: Config, databaseUrl: string): RateLimits {
-  const { perToken, perAddress, store } = config.rateLimits;
+export function createRateLimits(
+  config: Config,
+  databaseUrl: string,
+  /** The request's viewer, authenticated once per request: the route awaits the same promise. */
+  authenticateRequest: (ctx: Koa.Context) => Promise<Viewer>,
+): RateLimits {
+  const { perToken, anonymousPerAddress, failedAuthenticationsPerAddress, store } = config.rateLimits;
+  const anyLimit = perToken || anonymousPerAddress || failedAuthenticationsPerAddress;
   // Its own small pool: the limiter's statements are not the request's (nor counted as its statements).
-  const pool = store === 'postgres' && (perToken || perAddress) ? new pg.Pool({ connectionString: databaseUrl, max: 2 }) : undefined;
+  const pool = store === 'postgres' && anyLimit ? new pg.Pool({ connectionString: databaseUrl, max: 2 }) : undefined;
   pool?.on('error', () => {});
   const tokens = limiter(perToken, 'token', pool);
-  const addresses = limiter(perAddress, 'address', pool);
+  const anonymous = limiter(anonymousPerAddress, 'anonymous', pool);
+  const failedAuthentications = limiter(failedAuthenticationsPerAddress, 'failed-auth', pool);
+
+  /** The budget a request counts against, and its key there; undefined when that budget is off. */
+  async function counterOf(ctx: Koa.Context): Promise<{ limit: Limiter; key: string } | undefined> {
+    const address = ctx.ip;
+    const tokenSent = TOKEN_PATHS.test(ctx.path) && bearerToken(ctx.get('authorization')) !== undefined;
+    if (!tokenSent) return anonymous && { limit: anonymous, key: address };
+    if (!tokens && !failedAuthentications) return undefined;
+    try {
+      const viewer = await authenticateRequest(ctx);
+      return tokens && { limit: tokens, key: viewer.tokenId };
+    } catch (error) {
+      // Anything but a refused token (the database failing, say) is the route's to answer, as without limits.
+      if (!(error instanceof ApiError && error.status === 401)) return undefined;
+      return failedAuthentications && { limit: failedAuthentications, key: address };
+    }
+  }
 
   const middleware: Koa.Middleware = async (ctx, next) => {
     if (!LIMITED_PATHS.test(ctx.path)) return next();
-    const token = bearerToken(ctx.get('authorization'));
-    const address = ctx.ip;
-    if (token && addresses) {
-      // An address that keeps failing authentication is refused before its tokens are looked up.
-      const failures = await addresses.store.get(address);
-      if (failures && failures.remainingPoints <= 0) return refuse(ctx, addresses, failures);
-    }
-    const limit = token ? tokens : addresses;
-    if (limit) {
-      const { allowed, state } = await consume(limit, token ? hashToken(token) : address);
-      if (!allowed) return refuse(ctx, limit, state);
-      setHeaders(ctx, limit, state);
+    const counter = await counterOf(ctx);
+    if (counter) {
+      const { allowed, state } = await consume(counter.limit, counter.key);
+      if (!allowed) return refuse(ctx, counter.limit, state);
+      setHeaders(ctx, counter.limit, state);
     }
     await next();
-    if (token && addresses && ctx.status === 401) await addresses.store.penalty(address, 1);
   };
 
   return {

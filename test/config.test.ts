@@ -33,12 +33,33 @@ describe('loadConfig', () => {
     ['BOOTSTRAP_EMAIL', 'admin@'],
     ['BOOTSTRAP_ORGANIZATION', 'x'],
     ['LOG_LEVEL', 'loud'],
+    ['RATE_LIMIT_FAILED_AUTH_PER_MINUTE', '-1'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', '0'],
+    ['TRUST_PROXY', '11'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(
       new RegExp(`^Invalid configuration: ${name} .*\\(got ${JSON.stringify(JSON.stringify(value)).slice(1, -1)}\\)\\.$`),
     );
+  });
+
+  it('takes TRUST_PROXY as false, true (one proxy) or a number of proxies', () => {
+    expect(loadConfig({}).trustedProxies).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustedProxies).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxies).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustedProxies).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10' }).trustedProxies).toBe(10);
+  });
+
+  it('has three rate limits, failed authentications 20 a minute by default', () => {
+    expect(loadConfig({}).rateLimits).toEqual({
+      perToken: 1000,
+      anonymousPerAddress: 60,
+      failedAuthenticationsPerAddress: 20,
+      store: 'memory',
+    });
   });
 
   it('takes a PostgreSQL URL in either spelling', () => {

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail.js';
 import { unauthorized } from './errors.js';
 import type { Fetcher } from './fetcher.js';
-import { hashToken } from './ids.js';
+import { API_TOKEN_SHAPE, hashToken } from './ids.js';
 import type { PageTokens } from './pagination.js';
 import type { Membership } from './permissions.js';
 
@@ -86,13 +86,17 @@ export function bearerToken(authorization: string | null | undefined): string | 
 /** How stale a token's `lastUsedAt` may get: it is written at most once per this many milliseconds of use. */
 export const LAST_USED_PRECISION_MS = 60_000;
 
+const refusedToken = () => unauthorized('The API token is unknown, revoked or expired.');
+
 /**
  * The viewer of an Authorization header. One statement: it reads the token and, when the token is live and its
  * `lastUsedAt` is older than LAST_USED_PRECISION_MS, records the use, so a busy token costs one write a minute.
+ * A token of another shape than ours is refused without a statement.
  */
 export async function authenticate(services: Services, authorization: string | null | undefined): Promise<Viewer> {
   const secret = bearerToken(authorization);
   if (!secret) throw unauthorized();
+  if (!API_TOKEN_SHAPE.test(secret)) throw refusedToken();
   const now = services.clock.now();
   const [token] = await services.sql<{
     id: string;
@@ -115,9 +119,7 @@ export async function authenticate(services: Services, authorization: string | n
              OR g."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = token."userId")) AS "holdsGrants"
         FROM token`,
   );
-  if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
-    throw unauthorized('The API token is unknown, revoked or expired.');
-  }
+  if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) throw refusedToken();
   return { userId: token.userId, tokenId: token.id, holdsGrants: token.holdsGrants, organizationId: token.organizationId };
 }
 

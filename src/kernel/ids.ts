@@ -18,6 +18,8 @@ export const newId = () => randomString(20);
 
 /** API tokens: a recognisable prefix (secret scanners) and 40 random characters. Only the hash is stored. */
 export const newApiToken = () => `dpa_${randomString(40)}`;
+/** What every token newApiToken makes looks like: anything else is refused without being looked up. */
+export const API_TOKEN_SHAPE = /^dpa_[0-9A-Za-z]{40}$/;
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Path segments of ids, as the published spec declares them. */

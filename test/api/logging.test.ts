@@ -33,6 +33,7 @@ it('logs each request with its actor, for REST and GraphQL, and without one when
     method: 'GET',
     path: '/v1/orgs',
     status: 200,
+    ip: '127.0.0.1',
     userId: owner.userId,
     tokenId: owner.tokenId,
   });
