@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       poolSize: 10,
       purgeIntervalMinutes: 60,
       linkCheckTimeoutSeconds: 10,
+      visitorTokenMaxHours: 24,
       bootstrap: {},
     });
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
@@ -33,6 +34,8 @@ describe('loadConfig', () => {
     ['BOOTSTRAP_EMAIL', 'admin@'],
     ['BOOTSTRAP_ORGANIZATION', 'x'],
     ['LOG_LEVEL', 'loud'],
+    ['VISITOR_TOKEN_MAX_HOURS', '0'],
+    ['VISITOR_TOKEN_MAX_HOURS', '8761'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);
