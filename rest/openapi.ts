@@ -64,7 +64,7 @@ const ERRORS = {
   Conflict: [409, 'The request conflicts with the current state of the resource.'],
   PayloadTooLarge: [413, `The body is larger than ${MAX_BODY}.`],
   UnsupportedMediaType: [415, 'The body is not sent as application/json.'],
-  TooManyRequests: [429, 'The rate limit is exceeded: retry after Retry-After seconds.'],
+  TooManyRequests: [429, 'A rate limit or quota is exceeded: retry after Retry-After seconds.'],
 } as const;
 type ErrorName = keyof typeof ERRORS;
 

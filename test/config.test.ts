@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       poolSize: 10,
       purgeIntervalMinutes: 60,
       linkCheckTimeoutSeconds: 10,
+      inviteMailsPerDay: 500,
       visitorTokenMaxHours: 24,
       bootstrap: {},
     });
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
     ['BOOTSTRAP_EMAIL', 'admin@'],
     ['BOOTSTRAP_ORGANIZATION', 'x'],
     ['LOG_LEVEL', 'loud'],
+    ['INVITE_MAILS_PER_DAY', '-1'],
     ['VISITOR_TOKEN_MAX_HOURS', '0'],
     ['VISITOR_TOKEN_MAX_HOURS', '8761'],
   ])('refuses %s=%s with one line that names it', (name, value) => {

@@ -98,7 +98,9 @@ const inviteKey = builder.args((t) => ({ organizationId: t.id({ required: true }
 builder.mutationFields((t) => ({
   inviteUsersToOrganization: t.field({
     type: InviteUsersResult,
-    description: 'Invites people by e-mail: each gets a single-use join link (SSO users: a pointer to the SSO sign-in).',
+    description:
+      'Invites people by e-mail: each gets a single-use join link (SSO users: a pointer to the SSO sign-in). An organization ' +
+      'sends at most INVITE_MAILS_PER_DAY such mails in any 24 hours: a request that would go over it sends none (TOO_MANY_REQUESTS).',
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: InviteUsersInput, required: true }) },
     resolve: (_root, args, ctx) =>
       inviteUsers(ctx, args.organizationId, { ...args.input, emails: args.input.emails as unknown as Invitee[] }),
