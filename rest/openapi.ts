@@ -62,9 +62,10 @@ const ERRORS = {
   Forbidden: [403, 'The token may see the resource but not do this.'],
   NotFound: [404, 'No such resource, or one the token may not see.'],
   Conflict: [409, 'The request conflicts with the current state of the resource.'],
+  Gone: [410, 'The resource existed and has expired.'],
   PayloadTooLarge: [413, `The body is larger than ${MAX_BODY}.`],
   UnsupportedMediaType: [415, 'The body is not sent as application/json.'],
-  TooManyRequests: [429, 'The rate limit is exceeded: retry after Retry-After seconds.'],
+  TooManyRequests: [429, 'A rate limit or quota is exceeded: retry after Retry-After seconds.'],
 } as const;
 type ErrorName = keyof typeof ERRORS;
 
@@ -183,6 +184,7 @@ function errorsOf(definition: RouteDefinition, variables: readonly VariableBindi
       [writes, 'Forbidden'],
       [has('path'), 'NotFound'],
       [writes && definition.method !== 'DELETE', 'Conflict'],
+      [definition.gone === true, 'Gone'],
       [has('body'), 'PayloadTooLarge'],
       [has('body'), 'UnsupportedMediaType'],
       [true, 'TooManyRequests'],

@@ -61,6 +61,8 @@ export interface RouteDefinition {
    * acknowledged too. Either way `Preference-Applied` says which. GitBook's spec offers it on some updates.
    */
   returnPreference?: boolean;
+  /** Can answer 410 Gone: what the path names existed and has expired (an invite link). */
+  gone?: boolean;
 }
 
 export interface RouteOptions {
@@ -69,6 +71,7 @@ export interface RouteOptions {
   spec?: SpecVersion;
   emptyObject?: boolean;
   returnPreference?: boolean;
+  gone?: boolean;
 }
 
 type Endpoint = `${Method} /v1${string}`;
@@ -93,6 +96,7 @@ export function route(endpoint: Endpoint, name: string, field: string, options: 
     spec: options.spec ?? '0202',
     emptyObject: options.emptyObject,
     returnPreference: options.returnPreference,
+    gone: options.gone,
   };
 }
 

@@ -68,6 +68,8 @@ const Env = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).default('Docs platform <no-reply@localhost>'),
   SSO_SESSION_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
+  INVITE_MAILS_PER_DAY: wholeNumber(0, 1_000_000).default(500),
+  VISITOR_TOKEN_MAX_HOURS: wholeNumber(1, 365 * 24).default(24),
   ALLOW_PRIVATE_NETWORK: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   BUILD_DATE: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
 });
@@ -118,6 +120,10 @@ export interface Config {
   mail: { smtpUrl?: string; from: string };
   /** Lifetime of the API token a SAML login answers with. */
   ssoSessionMinutes: number;
+  /** Invitation e-mails an organization may send in any 24 hours (src/invites/email-invites.ts); 0: no quota. */
+  inviteMailsPerDay: number;
+  /** The longest life a visitor token of a visitor-auth site may have (src/publishing-auth/visitors.ts). */
+  visitorTokenMaxHours: number;
   /** Whether outbound requests may reach loopback, private and link-local addresses (src/kernel/fetcher.ts). */
   allowPrivateNetwork: boolean;
   /** The release date GET /v1/ reports, set by whoever packages the service. */
@@ -166,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: e.TRUST_PROXY,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     ssoSessionMinutes: e.SSO_SESSION_MINUTES,
+    inviteMailsPerDay: e.INVITE_MAILS_PER_DAY,
+    visitorTokenMaxHours: e.VISITOR_TOKEN_MAX_HOURS,
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK === 'true',
   };
 }

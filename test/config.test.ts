@@ -15,6 +15,8 @@ describe('loadConfig', () => {
       poolSize: 10,
       purgeIntervalMinutes: 60,
       linkCheckTimeoutSeconds: 10,
+      inviteMailsPerDay: 500,
+      visitorTokenMaxHours: 24,
       bootstrap: {},
     });
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
@@ -37,6 +39,9 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'yes'],
     ['TRUST_PROXY', '0'],
     ['TRUST_PROXY', '11'],
+    ['INVITE_MAILS_PER_DAY', '-1'],
+    ['VISITOR_TOKEN_MAX_HOURS', '0'],
+    ['VISITOR_TOKEN_MAX_HOURS', '8761'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);

@@ -2,7 +2,9 @@
 //
 // An invite is written for each address that is not yet a member (its user created when the address is unknown),
 // with a new secret whose SHA-256 alone is stored; the e-mails go out once the invites are committed, and a failed
-// delivery is reported, not fatal. An SSO invite mails no link: its user joins by signing in with the organization's
+// delivery is reported, not fatal. An organization mails at most INVITE_MAILS_PER_DAY invites in any 24 hours,
+// counted in the database (InviteMailing) one request at a time per organization: a request that would go over it
+// writes and sends nothing. An SSO invite mails no link: its user joins by signing in with the organization's
 // SAML provider, whose provisioning consumes the invite (src/sso). The join link is redeemed by POST /join/<secret>
 // (pages.ts): the statement that checks the invite deletes it, so a link works once, whoever races for it.
 import { randomBytes } from 'node:crypto';
@@ -10,7 +12,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context, Services } from '../kernel/context.js';
-import { badRequest } from '../kernel/errors.js';
+import { ApiError, badRequest } from '../kernel/errors.js';
 import { hashToken, newApiToken, newId } from '../kernel/ids.js';
 import { invitationMail, joinUrl, ssoStartUrl } from './mail.js';
 import type { InviteUsersOutcome } from './types.js';
@@ -20,6 +22,8 @@ export const MAX_INVITEES = 100;
 export const INVITE_DAYS = 7;
 /** E-mails in flight at once: enough for a full invite in a few seconds, without opening a connection per address. */
 const MAIL_CONCURRENCY = 5;
+/** The window of INVITE_MAILS_PER_DAY. */
+const QUOTA_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface Invitee {
   email: string;
@@ -43,51 +47,110 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+interface QuotaAndInvite {
+  allowed: boolean;
+  /** Mails of the last 24 hours, and what this request would send. */
+  used: number;
+  needed: number;
+  /** When the mailing whose expiry makes room for this request was sent; null when none would (or it was allowed). */
+  freedBy: Date | null;
+  /** A written invite; null on the row of a request that wrote none. */
+  email: string | null;
+  userId: string;
+  sso: boolean;
+}
+
+/** The refusal of a request over the quota: 400 when it alone exceeds it, else 429 with when there will be room. */
+function overQuota(ctx: Context, { used, needed, freedBy }: QuotaAndInvite): ApiError {
+  const limit = ctx.config.inviteMailsPerDay;
+  if (!freedBy) {
+    return badRequest(
+      `Invalid "emails": they would send ${needed} invitation e-mails, more than the ${limit} this organization may send in 24 hours; invite fewer at a time.`,
+    );
+  }
+  const seconds = Math.max(1, Math.ceil((freedBy.getTime() + QUOTA_WINDOW_MS - ctx.clock.now().getTime()) / 1000));
+  return new ApiError(
+    429,
+    `Invitation e-mail quota exceeded: this organization may send ${limit} in 24 hours, has sent ${used}, and this request would send ${needed}. Please try again in ${seconds} seconds.`,
+    { 'Retry-After': String(seconds) },
+  );
+}
+
 export async function inviteUsers(
   ctx: Context,
   organizationId: string,
   input: { emails: readonly Invitee[]; role?: MemberRole | null; sso?: boolean | null },
 ): Promise<InviteUsersOutcome> {
   await authorize(ctx, organizations, organizationId, 'admin');
-  const [organization] = await ctx.sql<InvitingOrganization>(Prisma.sql`
-    SELECT o.title, o."defaultRole", (SELECT u."displayName" FROM "User" u WHERE u.id = ${ctx.viewer.userId}) AS inviter,
-           ARRAY(SELECT p.id FROM "SamlProvider" p WHERE p."organizationId" = o.id AND p.status = 'active' ORDER BY p."createdAt", p.id) AS providers
-      FROM "Organization" o WHERE o.id = ${organizationId}`);
   const sso = input.sso ?? false;
-  if (sso && !organization.providers.length)
-    throw badRequest('Invalid "sso": the organization has no active SAML provider to sign in with.');
-
-  // One invite per address: the first mention wins.
-  const defaultRole = input.role !== undefined ? input.role : organization.defaultRole;
-  const roles = new Map<string, MemberRole | null>();
-  for (const { email, role } of input.emails) if (!roles.has(email)) roles.set(email, role !== undefined ? role : defaultRole);
-  const emails = [...roles.keys()];
-  const secrets = emails.map(() => randomBytes(32).toString('base64url'));
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + INVITE_DAYS * 24 * 60 * 60 * 1000);
+  const since = new Date(now.getTime() - QUOTA_WINDOW_MS);
+  const limit = ctx.config.inviteMailsPerDay;
 
-  // One statement, so one transaction: users created for unknown addresses, invites written (or renewed with a new
-  // secret) for those who are not members. An SSO invite of someone who belongs to another organization becomes an
-  // ordinary one: an SSO login there could not be theirs.
-  const written = await ctx.sql<{ email: string; userId: string; sso: boolean }>(Prisma.sql`
-    WITH invitee AS (
-      SELECT * FROM unnest(${emails}::text[], ${[...roles.values()]}::text[], ${emails.map(() => newId())}::text[],
-                           ${secrets.map(hashToken)}::text[], ${emails.map(() => newId())}::text[]) AS v(email, role, id, hash, "userId")
-    ), person AS (
-      INSERT INTO "User" (id, email, "displayName", "createdAt")
-      SELECT v."userId", v.email, split_part(v.email, '@', 1), ${now} FROM invitee v
-      ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email
-      RETURNING id, email
-    )
-    INSERT INTO "EmailInvite" (id, "organizationId", email, "userId", role, sso, "tokenHash", "invitedById", "expiresAt", "createdAt")
-    SELECT v.id, ${organizationId}, v.email, p.id, v.role::"MemberRole",
-           ${sso}::boolean AND NOT EXISTS (SELECT 1 FROM "Member" o WHERE o."userId" = p.id AND o."organizationId" <> ${organizationId}),
-           v.hash, ${ctx.viewer.userId}, ${expiresAt}, ${now}
-      FROM invitee v JOIN person p ON p.email = v.email
-     WHERE NOT EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = ${organizationId} AND m."userId" = p.id)
-    ON CONFLICT ("organizationId", email) DO UPDATE SET "userId" = EXCLUDED."userId", role = EXCLUDED.role, sso = EXCLUDED.sso,
-      "tokenHash" = EXCLUDED."tokenHash", "invitedById" = EXCLUDED."invitedById", "expiresAt" = EXCLUDED."expiresAt"
-    RETURNING email, "userId", sso`);
+  const { organization, roles, emails, secrets, written } = await ctx.prisma.$transaction(async (tx) => {
+    // The organization's invites are written one request at a time (this lock, to the end of the transaction), so that
+    // each request counts the mails of those before it, whatever the instance.
+    const [organization] = await tx.$queryRaw<InvitingOrganization[]>(Prisma.sql`
+      SELECT o.title, o."defaultRole", (SELECT u."displayName" FROM "User" u WHERE u.id = ${ctx.viewer.userId}) AS inviter,
+             ARRAY(SELECT p.id FROM "SamlProvider" p WHERE p."organizationId" = o.id AND p.status = 'active' ORDER BY p."createdAt", p.id) AS providers
+        FROM "Organization" o, pg_advisory_xact_lock(hashtextextended(${`invite-mails:${organizationId}`}, 0))
+       WHERE o.id = ${organizationId}`);
+    if (sso && !organization.providers.length)
+      throw badRequest('Invalid "sso": the organization has no active SAML provider to sign in with.');
+
+    // One invite per address: the first mention wins.
+    const defaultRole = input.role !== undefined ? input.role : organization.defaultRole;
+    const roles = new Map<string, MemberRole | null>();
+    for (const { email, role } of input.emails) if (!roles.has(email)) roles.set(email, role !== undefined ? role : defaultRole);
+    const emails = [...roles.keys()];
+    const secrets = emails.map(() => randomBytes(32).toString('base64url'));
+
+    // One statement: the quota checked (members get no mail, so they do not count), then, if the request fits, users
+    // created for unknown addresses, invites written (or renewed with a new secret) for those who are not members, and
+    // the mailing recorded; mailings older than the window are dropped. An SSO invite of someone who belongs to another
+    // organization becomes an ordinary one: an SSO login there could not be theirs.
+    const rows = await tx.$queryRaw<QuotaAndInvite[]>(Prisma.sql`
+      WITH invitee AS (
+        SELECT * FROM unnest(${emails}::text[], ${[...roles.values()]}::text[], ${emails.map(() => newId())}::text[],
+                             ${secrets.map(hashToken)}::text[], ${emails.map(() => newId())}::text[]) AS v(email, role, id, hash, "userId")
+      ), mailing AS (
+        SELECT "sentAt", sum(mails) OVER (ORDER BY "sentAt", id)::int AS freed FROM "InviteMailing"
+         WHERE "organizationId" = ${organizationId} AND "sentAt" > ${since}
+      ), counts AS (
+        SELECT coalesce((SELECT max(freed) FROM mailing), 0) AS used,
+               (SELECT count(*)::int FROM invitee v WHERE NOT EXISTS (SELECT 1 FROM "User" u JOIN "Member" m ON m."userId" = u.id
+                  WHERE u.email = v.email AND m."organizationId" = ${organizationId})) AS needed
+      ), quota AS (
+        SELECT used, needed, needed = 0 OR ${limit}::int = 0 OR used + needed <= ${limit}::int AS allowed,
+               CASE WHEN needed <= ${limit}::int THEN (SELECT min("sentAt") FROM mailing WHERE freed >= used + needed - ${limit}::int) END AS "freedBy"
+          FROM counts
+      ), person AS (
+        INSERT INTO "User" (id, email, "displayName", "createdAt")
+        SELECT v."userId", v.email, split_part(v.email, '@', 1), ${now} FROM invitee v WHERE (SELECT allowed FROM quota)
+        ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email
+        RETURNING id, email
+      ), written AS (
+        INSERT INTO "EmailInvite" (id, "organizationId", email, "userId", role, sso, "tokenHash", "invitedById", "expiresAt", "createdAt")
+        SELECT v.id, ${organizationId}, v.email, p.id, v.role::"MemberRole",
+               ${sso}::boolean AND NOT EXISTS (SELECT 1 FROM "Member" o WHERE o."userId" = p.id AND o."organizationId" <> ${organizationId}),
+               v.hash, ${ctx.viewer.userId}, ${expiresAt}, ${now}
+          FROM invitee v JOIN person p ON p.email = v.email
+         WHERE NOT EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = ${organizationId} AND m."userId" = p.id)
+        ON CONFLICT ("organizationId", email) DO UPDATE SET "userId" = EXCLUDED."userId", role = EXCLUDED.role, sso = EXCLUDED.sso,
+          "tokenHash" = EXCLUDED."tokenHash", "invitedById" = EXCLUDED."invitedById", "expiresAt" = EXCLUDED."expiresAt"
+        RETURNING email, "userId", sso
+      ), recorded AS (
+        INSERT INTO "InviteMailing" (id, "organizationId", mails, "sentAt")
+        SELECT ${newId()}, ${organizationId}, count(*), ${now} FROM written HAVING count(*) > 0
+      ), forgotten AS (
+        DELETE FROM "InviteMailing" WHERE "organizationId" = ${organizationId} AND "sentAt" <= ${since}
+      )
+      SELECT q.allowed, q.used, q.needed, q."freedBy", w.email, w."userId", w.sso FROM quota q LEFT JOIN written w ON TRUE`);
+    if (!rows[0].allowed) throw overQuota(ctx, rows[0]);
+    const written = rows.filter((row) => row.email !== null) as (QuotaAndInvite & { email: string })[];
+    return { organization, roles, emails, secrets, written };
+  });
 
   const byEmail = new Map(written.map((row) => [row.email, row]));
   const invites = emails.flatMap((email, i) => {

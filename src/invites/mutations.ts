@@ -56,6 +56,9 @@ export const InviteUsersInput = builder.inputType('InviteUsersInput', {
   }),
 });
 
+/** An extension of GitBook's invite links, which never expire there. */
+const LINK_EXPIRY = `When the link stops working: in the future, at most ${service.MAX_LINK_DAYS} days ahead; null: never (the default).`;
+
 /** GitBook's CreateOrganizationInvite: {role} to the organization, {space, level} or {collection, level} to content. */
 const createVariant = z.any().superRefine((input: Record<string, unknown>, check) => {
   const problem = (field: string, message: string) => check.addIssue({ code: 'custom', path: [field], message });
@@ -76,13 +79,21 @@ export const CreateLinkInviteInput = builder.inputType('CreateLinkInviteInput', 
     space: t.id({ description: 'An invite to this space (with `level`).', validate: rules.id }),
     collection: t.id({ description: 'An invite to this collection (with `level`).', validate: rules.id }),
     level: t.field({ type: MemberRoleEnum, description: 'With `space` or `collection`: the role given there, at most the inviter’s own.' }),
+    expiresAt: t.field({ type: 'DateTime', description: LINK_EXPIRY }),
   }),
 });
 
 export const UpdateLinkInviteInput = builder.inputType('UpdateLinkInviteInput', {
   validate: z.any().superRefine((input: Record<string, unknown>, check) => {
-    if ((input.role === undefined) === (input.level === undefined)) {
+    const changesLevel = input.role !== undefined || input.level !== undefined;
+    if (input.role !== undefined && input.level !== undefined) {
       check.addIssue({ code: 'custom', path: [], message: 'give "role" (an invite to the organization) or "level" (one to content)' });
+    } else if (!changesLevel && input.expiresAt === undefined) {
+      check.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'give "role" (an invite to the organization) or "level" (one to content), or "expiresAt"',
+      });
     } else if (input.level === null) {
       check.addIssue({ code: 'custom', path: ['level'], message: 'must be a role' });
     }
@@ -90,6 +101,7 @@ export const UpdateLinkInviteInput = builder.inputType('UpdateLinkInviteInput', 
   fields: (t) => ({
     role: t.field({ type: MemberRoleEnum, description: 'For an invite to the organization; null: guest.' }),
     level: t.field({ type: MemberRoleEnum, description: 'For an invite to a space or collection.' }),
+    expiresAt: t.field({ type: 'DateTime', description: `${LINK_EXPIRY} Absent: unchanged.` }),
   }),
 });
 
@@ -98,7 +110,9 @@ const inviteKey = builder.args((t) => ({ organizationId: t.id({ required: true }
 builder.mutationFields((t) => ({
   inviteUsersToOrganization: t.field({
     type: InviteUsersResult,
-    description: 'Invites people by e-mail: each gets a single-use join link (SSO users: a pointer to the SSO sign-in).',
+    description:
+      'Invites people by e-mail: each gets a single-use join link (SSO users: a pointer to the SSO sign-in). An organization ' +
+      'sends at most INVITE_MAILS_PER_DAY such mails in any 24 hours: a request that would go over it sends none (TOO_MANY_REQUESTS).',
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: InviteUsersInput, required: true }) },
     resolve: (_root, args, ctx) =>
       inviteUsers(ctx, args.organizationId, { ...args.input, emails: args.input.emails as unknown as Invitee[] }),

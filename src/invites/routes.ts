@@ -6,9 +6,9 @@ const inviteKey = 'organizationId: $organizationId, inviteId: $inviteId';
 
 export const invitesRest: RestModule = {
   fragments: {
-    InviteLinkToOrganization: 'object id role @keepNull redundant',
-    InviteLinkToSpace: 'object id level @keepNull redundant space',
-    InviteLinkToCollection: 'object id level @keepNull redundant collection',
+    InviteLinkToOrganization: 'object id role @keepNull redundant expiresAt',
+    InviteLinkToSpace: 'object id level @keepNull redundant space expiresAt',
+    InviteLinkToCollection: 'object id level @keepNull redundant collection expiresAt',
   },
   routes: [
     route(
@@ -18,6 +18,7 @@ export const invitesRest: RestModule = {
     ),
     route('POST /v1/orgs/:organizationId/invites/:inviteId', 'joinOrganizationWithInvite', `joinOrganizationWithInvite(${inviteKey})`, {
       emptyObject: true,
+      gone: true,
     }),
     route('GET /v1/orgs/:organizationId/link-invites', 'listOrganizationInviteLinks', 'organization(id: $organizationId).linkInvites'),
     route(

@@ -1,7 +1,8 @@
 // Invite links: creating, changing and deleting them (by those who manage them), and joining with one (anyone who
 // holds the link). An invite to the organization makes the joiner a member with its role; an invite to a space or a
 // collection makes them a member (a guest if they were not one) with a grant of its level there. Joining never lowers
-// a role or a grant.
+// a role or a grant. A link may expire (`expiresAt`, an extension of GitBook's links): joining with it is then refused
+// with 410, as an expired e-mail invite is; its managers still see it, to extend or delete it.
 import type { LinkInvite as LinkInviteRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
@@ -16,9 +17,23 @@ export interface CreateLinkInvite {
   space?: string | null;
   collection?: string | null;
   level?: MemberRole | null;
+  expiresAt?: Date | null;
 }
 
+/** The furthest ahead a link's expiry may be set. */
+export const MAX_LINK_DAYS = 365;
+
 const linksDisabled = () => new ApiError(403, 'Invite links are disabled in this organization (its `inviteLinks` setting).');
+
+/** The expiry given, checked against the clock: in the future, at most MAX_LINK_DAYS ahead. */
+function checkedExpiry(ctx: Context, expiresAt: Date | null): Date | null {
+  if (expiresAt === null) return null;
+  const now = ctx.clock.now().getTime();
+  if (expiresAt.getTime() <= now) throw badRequest('Invalid "expiresAt": must be in the future.');
+  if (expiresAt.getTime() > now + MAX_LINK_DAYS * 24 * 60 * 60 * 1000)
+    throw badRequest(`Invalid "expiresAt": must be at most ${MAX_LINK_DAYS} days ahead.`);
+  return expiresAt;
+}
 
 /** The organization, space or collection the new invite is to, checked for the viewer, with the viewer's level there. */
 async function targetOf(ctx: Context, organizationId: string, input: CreateLinkInvite) {
@@ -37,6 +52,7 @@ async function targetOf(ctx: Context, organizationId: string, input: CreateLinkI
 
 /** A new invite link; refused while the organization has invite links disabled. */
 export async function createLinkInvite(ctx: Context, organizationId: string, input: CreateLinkInvite): Promise<LinkInviteRow> {
+  const expiresAt = checkedExpiry(ctx, input.expiresAt ?? null);
   const target = await targetOf(ctx, organizationId, input);
   const invite = {
     role: target.content ? null : (input.role ?? null),
@@ -46,9 +62,9 @@ export async function createLinkInvite(ctx: Context, organizationId: string, inp
   };
   assertMayGive(target, invite);
   const [row] = await ctx.sql<LinkInviteRow>(Prisma.sql`
-    INSERT INTO "LinkInvite" (id, "organizationId", role, "spaceId", "collectionId", level, "createdAt")
+    INSERT INTO "LinkInvite" (id, "organizationId", role, "spaceId", "collectionId", level, "expiresAt", "createdAt")
     SELECT ${newId()}, o.id, ${invite.role}::"MemberRole", ${invite.spaceId}, ${invite.collectionId}, ${invite.level}::"MemberRole",
-           ${ctx.clock.now()}
+           ${expiresAt}::timestamptz, ${ctx.clock.now()}
       FROM "Organization" o WHERE o.id = ${organizationId} AND o."inviteLinks"
     RETURNING *`);
   if (!row) throw linksDisabled();
@@ -56,13 +72,17 @@ export async function createLinkInvite(ctx: Context, organizationId: string, inp
   return row;
 }
 
-/** Changes what an invite gives: `role` for an invite to the organization, `level` for one to content. */
+/**
+ * Changes what an invite gives (`role` for an invite to the organization, `level` for one to content) and when it
+ * expires (null: never; absent: unchanged).
+ */
 export async function updateLinkInvite(
   ctx: Context,
   organizationId: string,
   inviteId: string,
-  input: { role?: MemberRole | null; level?: MemberRole | null },
+  input: { role?: MemberRole | null; level?: MemberRole | null; expiresAt?: Date | null },
 ): Promise<LinkInviteRow> {
+  const expiresAt = input.expiresAt === undefined ? undefined : checkedExpiry(ctx, input.expiresAt);
   const { invite, target } = await managedLinkInvite(ctx, organizationId, inviteId);
   const toContent = target.content !== null;
   if (toContent && input.role !== undefined) throw badRequest('Invalid "role": this invite is to content; change its "level".');
@@ -70,10 +90,13 @@ export async function updateLinkInvite(
   const changed = {
     ...invite,
     ...(toContent ? { level: input.level ?? invite.level } : { role: input.role === undefined ? invite.role : input.role }),
+    ...(expiresAt !== undefined && { expiresAt }),
   };
   assertMayGive(target, changed);
   const [row] = await ctx.sql<LinkInviteRow>(Prisma.sql`
-    UPDATE "LinkInvite" SET role = ${changed.role}::"MemberRole", level = ${changed.level}::"MemberRole" WHERE id = ${inviteId} RETURNING *`);
+    UPDATE "LinkInvite" SET role = ${changed.role}::"MemberRole", level = ${changed.level}::"MemberRole",
+           "expiresAt" = ${changed.expiresAt}::timestamptz
+     WHERE id = ${inviteId} RETURNING *`);
   if (!row) throw notFound('Invite');
   rememberTarget(row, target);
   return row;
@@ -105,6 +128,7 @@ export async function joinWithLinkInvite(ctx: Context, organizationId: string, i
      WHERE i.id = ${inviteId} AND i."organizationId" = ${organizationId}`);
   if (!invite) throw notFound('Invite');
   if (!invite.inviteLinks) throw linksDisabled();
+  if (invite.expiresAt && invite.expiresAt <= ctx.clock.now()) throw new ApiError(410, 'This invite link has expired: ask for a new one.');
   const disabled = () => new ApiError(403, 'Your membership of this organization is disabled: an admin must enable it again.');
   if (invite.disabled) throw disabled();
   if (invite.spaceDeletedAt) throw conflict('The space of this invite is deleted.');

@@ -55,6 +55,8 @@ async function redundant(ctx: Context, invite: LinkInviteRow): Promise<boolean> 
   return atLeast(level, givenLevel(invite));
 }
 
+const EXPIRES_AT = 'When the link stops working (joining with it is then refused, 410); null: never.';
+
 export const InviteLinkToOrganization = builder.objectRef<LinkInviteRow>('InviteLinkToOrganization').implement({
   description: 'An invite link to the organization: whoever follows it joins with its role. Its id is the secret of the link.',
   fields: (t) => ({
@@ -62,6 +64,7 @@ export const InviteLinkToOrganization = builder.objectRef<LinkInviteRow>('Invite
     id: t.exposeID('id'),
     role: t.field({ type: MemberRoleEnum, nullable: true, description: 'Role given; null: guest.', resolve: (row) => row.role }),
     redundant: t.boolean({ description: 'The viewer already has at least this role.', resolve: (row, _args, ctx) => redundant(ctx, row) }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: EXPIRES_AT }),
   }),
 });
 
@@ -78,6 +81,7 @@ export const InviteLinkToSpace = builder.objectRef<LinkInviteRow>('InviteLinkToS
     id: t.exposeID('id'),
     level: t.field({ type: MemberRoleEnum, nullable: true, resolve: (row) => row.level }),
     redundant: t.boolean({ description: 'The viewer already has at least this level.', resolve: (row, _args, ctx) => redundant(ctx, row) }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: EXPIRES_AT }),
     space: t.field({ type: Space, resolve: async (row, _args, ctx) => (await contentOf(ctx, row)) as SpaceRow }),
   }),
 });
@@ -90,6 +94,7 @@ export const InviteLinkToCollection = builder.objectRef<LinkInviteRow>('InviteLi
     id: t.exposeID('id'),
     level: t.field({ type: MemberRoleEnum, nullable: true, resolve: (row) => row.level }),
     redundant: t.boolean({ description: 'The viewer already has at least this level.', resolve: (row, _args, ctx) => redundant(ctx, row) }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: EXPIRES_AT }),
     collection: t.field({ type: Collection, resolve: async (row, _args, ctx) => (await contentOf(ctx, row)) as CollectionRow }),
   }),
 });

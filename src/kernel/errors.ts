@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 
 export class ApiError extends GraphQLError {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 412 | 415 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 410 | 412 | 415 | 429 | 500,
     message: string,
     headers?: Record<string, string>,
   ) {
@@ -20,8 +20,10 @@ const codeNames = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   409: 'CONFLICT',
+  410: 'GONE',
   412: 'PRECONDITION_FAILED',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
 } as const;
 

@@ -137,6 +137,7 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
       expiresAt: new Date('2031-01-01T00:00:00.123Z'),
     },
   });
+  await prisma.inviteMailing.create({ data: { id: newId(), organizationId, mails: 100, sentAt: new Date('2030-12-25T00:00:00.456Z') } });
   const provider = await prisma.samlProvider.create({
     data: {
       id: newId(),
@@ -154,7 +155,9 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
   const bottom = await buildCollection(prisma, { parentId: middle.id, defaultLevel: 'edit' });
   const space = await buildSpace(prisma, { parentId: bottom.id, title: AWKWARD, emoji: '🚀', position: 1e-300 });
   const topSpace = await buildSpace(prisma, { organizationId, language: null, mergeRules: { type: 'none' } });
-  await prisma.linkInvite.create({ data: { id: newId(), organizationId, collectionId: middle.id, level: 'read' } });
+  await prisma.linkInvite.create({
+    data: { id: newId(), organizationId, collectionId: middle.id, level: 'read', expiresAt: new Date('2031-06-30T23:59:59.999Z') },
+  });
   await prisma.contentGrant.create({
     data: { id: newId(), organizationId, collectionId: top.id, userId: world.reader.userId, role: 'edit' },
   });

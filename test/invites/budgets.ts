@@ -6,8 +6,9 @@ const links = '/v1/orgs/:organizationId/link-invites';
 
 export const invitesBudgets: DomainBudgets = {
   budgets: {
-    // Token, membership, the organization (with the inviter and SSO providers), then one statement writes users and invites.
-    'POST /v1/orgs/:organizationId/invites': 4,
+    // Token, membership; in a transaction (BEGIN, COMMIT) the organization (with the inviter and SSO providers, and the
+    // lock that serialises its invites), then one statement checks the mail quota and writes users, invites and the mailing.
+    'POST /v1/orgs/:organizationId/invites': 6,
     // Token, the invite with what refuses it, then one statement joins (membership and grant).
     'POST /v1/orgs/:organizationId/invites/:inviteId': 3,
     [`GET ${links}`]: 3,

@@ -1,13 +1,13 @@
 // Invite links: to the organization, to a space, to a collection. Created, listed, read, changed and deleted by those
 // who manage them; joined by anyone who holds one, never lowering a role or a grant; refused when the organization
-// disabled invite links or the joiner's membership is disabled.
+// disabled invite links or the joiner's membership is disabled, and once the link has expired (`expiresAt`).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Collection, Space } from '../../src/generated/prisma/client.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
-import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
+import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 import { buildWorld, type World } from '../support/world.js';
 
 let t: TestApp;
@@ -208,7 +208,13 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
       [world.creator, toOrganization, { role: 'edit' }, 403, 'You do not have the "admin" permission on this organization.'],
       [world.creator, toSpace, { role: 'read' }, 400, 'Invalid "role": this invite is to content; change its "level".'],
       [world.creator, toSpace, { level: null }, 400, 'Invalid "level": must be a role.'],
-      [world.creator, toSpace, {}, 400, 'Invalid body: give "role" (an invite to the organization) or "level" (one to content).'],
+      [
+        world.creator,
+        toSpace,
+        {},
+        400,
+        'Invalid body: give "role" (an invite to the organization) or "level" (one to content), or "expiresAt".',
+      ],
       [
         world.creator,
         toSpace,
@@ -343,6 +349,141 @@ describe('POST /v1/orgs/{organizationId}/invites/{inviteId}', () => {
     expect(await roleIn(newcomer, organization.id)).toBeUndefined();
     // Who manages it still sees it.
     expect((await t.request('GET', links(organization.id, `/${toGone}`), { token: owner.token })).status).toBe(200);
+  });
+});
+
+describe('expiry of invite links', () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+  const LINKS = '/orgs/{organizationId}/link-invites';
+  const LINK = `${LINKS}/{inviteId}`;
+  const JOIN = '/orgs/{organizationId}/invites/{inviteId}';
+  const inDays = (days: number) => new Date(t.clock.now().getTime() + days * DAY_MS).toISOString();
+
+  it('is set on creation and answered on every read through the official client, matching the spec; absent: never', async () => {
+    const admin = gitbookClient('0202', t.url, world.admin.token);
+    const expiresAt = inDays(7);
+    // GitBook's body has no expiry: it is this service's extension, sent beside GitBook's fields.
+    const created = await admin.orgs.createOrganizationInvite(acme, { role: 'read' as MemberRole, expiresAt } as { role: MemberRole });
+    expect(created.status).toBe(201);
+    expectMatchesSpec('0202', 'post', LINKS, 201, created.data);
+    expect(created.data).toEqual({ object: 'invite', id: expect.any(String), role: 'read', redundant: true, expiresAt });
+    const toSpace = await admin.orgs.createOrganizationInvite(acme, { space: book.id, level: 'read' as MemberRole, expiresAt } as {
+      space: string;
+      level: MemberRole;
+    });
+    expectMatchesSpec('0202', 'post', LINKS, 201, toSpace.data);
+    expect(toSpace.data).toMatchObject({ level: 'read', expiresAt });
+    expect((await t.prisma.linkInvite.findUniqueOrThrow({ where: { id: created.data.id } })).expiresAt?.toISOString()).toBe(expiresAt);
+
+    const got = await admin.orgs.getOrganizationInviteLink(acme, created.data.id);
+    expectMatchesSpec('0202', 'get', LINK, 200, got.data);
+    expect(got.data).toMatchObject({ expiresAt });
+    const listed = await admin.orgs.listOrganizationInviteLinks(acme, { limit: 1000 });
+    expectMatchesSpec('0202', 'get', LINKS, 200, listed.data);
+    expect(listed.data.items.find((item) => item.id === created.data.id)).toMatchObject({ expiresAt });
+
+    const never = await create(world.admin.token, { role: 'read', expiresAt: null });
+    expect(never.status).toBe(201);
+    expect(never.body).not.toHaveProperty('expiresAt');
+    expect((await t.prisma.linkInvite.findUniqueOrThrow({ where: { id: never.body.id } })).expiresAt).toBeNull();
+
+    const graphql = await t.request('POST', '/graphql', {
+      token: world.admin.token,
+      body: {
+        query: `{ organization(id: "${acme}") { expiring: linkInvite(inviteId: "${created.data.id}") { ... on InviteLinkToOrganization { expiresAt } }
+          never: linkInvite(inviteId: "${never.body.id}") { ... on InviteLinkToOrganization { expiresAt } } }
+          space(id: "${book.id}") { linkInvites(limit: 1000) { items { id expiresAt } } } }`,
+      },
+    });
+    expect(graphql.body.data.organization).toEqual({ expiring: { expiresAt }, never: { expiresAt: null } });
+    expect(graphql.body.data.space.linkInvites.items).toContainEqual({ id: toSpace.data.id, expiresAt });
+  });
+
+  it('is changed, extended or removed (null) on update, alone or with the role; absent keeps it', async () => {
+    const admin = gitbookClient('0202', t.url, world.admin.token);
+    const id = (await create(world.admin.token, { role: 'read', expiresAt: inDays(1) })).body.id;
+    const later = inDays(30);
+    const extended = await admin.orgs.updateOrganizationInviteById(acme, id, { expiresAt: later } as unknown as { role: MemberRole });
+    expectMatchesSpec('0202', 'patch', LINK, 200, extended.data);
+    expect(extended.data).toEqual({ object: 'invite', id, role: 'read', redundant: true, expiresAt: later });
+    const withRole = await admin.orgs.updateOrganizationInviteById(acme, id, { role: 'edit' as MemberRole });
+    expectMatchesSpec('0202', 'patch', LINK, 200, withRole.data);
+    expect(withRole.data).toMatchObject({ role: 'edit', expiresAt: later });
+    const sooner = inDays(2);
+    const both = await t.request('PATCH', links(acme, `/${id}`), {
+      token: world.admin.token,
+      body: { role: 'comment', expiresAt: sooner },
+    });
+    expectMatchesSpec('0202', 'patch', LINK, 200, both.body);
+    expect(both.body).toMatchObject({ role: 'comment', expiresAt: sooner });
+    const cleared = await t.request('PATCH', links(acme, `/${id}`), { token: world.admin.token, body: { expiresAt: null } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toEqual({ object: 'invite', id, role: 'comment', redundant: true });
+    expect((await t.prisma.linkInvite.findUniqueOrThrow({ where: { id } })).expiresAt).toBeNull();
+
+    // Only those who manage the link change its expiry.
+    const toSpace = (await create(world.creator.token, { space: book.id, level: 'read' })).body.id;
+    const byCreator = await t.request('PATCH', links(acme, `/${toSpace}`), { token: world.creator.token, body: { expiresAt: inDays(3) } });
+    expect(byCreator.body).toMatchObject({ level: 'read', expiresAt: inDays(3) });
+    expect((await t.request('PATCH', links(acme, `/${toSpace}`), { token: world.reader.token, body: { expiresAt: null } })).status).toBe(
+      403,
+    );
+  });
+
+  it('must be in the future and at most a year ahead, on creation and on update; nothing is written otherwise', async () => {
+    const id = (await create(world.admin.token, { role: 'read' })).body.id;
+    const before = await t.prisma.linkInvite.count();
+    const cases: [unknown, string][] = [
+      [t.clock.now().toISOString(), 'Invalid "expiresAt": must be in the future.'],
+      [inDays(-1), 'Invalid "expiresAt": must be in the future.'],
+      [inDays(365 + 1 / 24), 'Invalid "expiresAt": must be at most 365 days ahead.'],
+      ['next week', 'Invalid "expiresAt": DateTime must be an ISO 8601 string.'],
+      [42, 'Invalid "expiresAt": DateTime must be an ISO 8601 string.'],
+    ];
+    for (const [expiresAt, message] of cases) {
+      const created = await create(world.admin.token, { role: 'read', expiresAt });
+      expect(created.status, JSON.stringify(expiresAt)).toBe(400);
+      expect(created.body.error.message).toBe(message);
+      const updated = await t.request('PATCH', links(acme, `/${id}`), { token: world.admin.token, body: { expiresAt } });
+      expect(updated.status, JSON.stringify(expiresAt)).toBe(400);
+      expect(updated.body.error.message).toBe(message);
+    }
+    expect(await t.prisma.linkInvite.count()).toBe(before);
+    expect((await t.prisma.linkInvite.findUniqueOrThrow({ where: { id } })).expiresAt).toBeNull();
+    expect((await create(world.admin.token, { role: 'read', expiresAt: inDays(365) })).status).toBe(201);
+  });
+
+  it('refuses joining once expired (410, like an expired e-mail invite), until its managers extend it', async () => {
+    const toOrganization = (await create(world.admin.token, { role: 'edit', expiresAt: inDays(2) })).body.id;
+    const toSpace = (await create(world.creator.token, { space: book.id, level: 'comment', expiresAt: inDays(2) })).body.id;
+    const early = await buildUser(t.prisma);
+    expect((await gitbookClient('0202', t.url, early.token).orgs.joinOrganizationWithInvite(acme, toOrganization)).data).toEqual({});
+    expect(await roleIn(early)).toBe('edit');
+
+    t.clock.advanceMs(2 * DAY_MS);
+    const late = await buildUser(t.prisma);
+    const error = await gitbookClient('0202', t.url, late.token)
+      .orgs.joinOrganizationWithInvite(acme, toOrganization)
+      .catch((e) => e);
+    expect(error.code).toBe(410);
+    expect(error.errorMessage).toBe('This invite link has expired: ask for a new one.');
+    for (const id of [toOrganization, toSpace]) {
+      const refused = await join(late.token, id);
+      expect(refused.status).toBe(410);
+      expectMatchesDocument('ours', 'post', JOIN, 410, refused.body);
+      expect(refused.body).toEqual({ error: { code: 410, message: 'This invite link has expired: ask for a new one.' } });
+    }
+    expect(await roleIn(late)).toBeUndefined();
+    expect(await grantOf(late, { spaceId: book.id })).toBeUndefined();
+    // An unknown link is still a 404: expiry tells apart only links that existed.
+    expect((await join(late.token, 'unknownInvite0000001')).status).toBe(404);
+
+    // Its managers still see it, and extend it.
+    const seen = await t.request('GET', links(acme, `/${toOrganization}`), { token: world.admin.token });
+    expect(seen.body.expiresAt).toBe(t.clock.now().toISOString());
+    await t.request('PATCH', links(acme, `/${toOrganization}`), { token: world.admin.token, body: { expiresAt: inDays(1) } });
+    expect((await join(late.token, toOrganization)).status).toBe(200);
+    expect(await roleIn(late)).toBe('edit');
   });
 });
 

@@ -1,6 +1,7 @@
 // Publishing auth (visitor authentication) of a site: read (created with a fresh key on first read), updated (backend,
 // URLs, integration), and its key regenerated, after which tokens signed with the old key are refused at once; the key
-// stored sealed, shown to the site's admins only and never logged; through GitBook's 0.202.0 client and spec.
+// stored sealed, shown to the site's admins only and never logged; through GitBook's 0.202.0 client and spec. The
+// visitor tokens it checks: for the site (`aud`), expiring (`exp`) within VISITOR_TOKEN_MAX_HOURS.
 import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
 import pino from 'pino';
@@ -11,12 +12,15 @@ import type { Context } from '../../src/kernel/context.js';
 import { newId } from '../../src/kernel/ids.js';
 import { unseal } from '../../src/kernel/sealed.js';
 import { verifyVisitorToken } from '../../src/publishing-auth/visitors.js';
-import { buildSite } from '../site-redirects/fixtures.js';
+import { buildSite, buildSiteSpace } from '../site-redirects/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
+import { buildSpace } from '../support/factories.js';
+import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 import { buildWorld, type World } from '../support/world.js';
 
 const AUTH = '/orgs/{organizationId}/sites/{siteId}/publishing/auth';
+/** VISITOR_TOKEN_MAX_HOURS of this file's service: not the default, so that the setting is seen to apply. */
+const MAX_HOURS = 6;
 
 /** Every log line the service writes, as text. */
 const logs: string[] = [];
@@ -33,7 +37,7 @@ beforeAll(async () => {
       done();
     },
   });
-  t = await startTestApp({ logger: pino({ level: 'trace' }, sink) });
+  t = await startTestApp({ logger: pino({ level: 'trace' }, sink), env: { VISITOR_TOKEN_MAX_HOURS: String(MAX_HOURS) } });
   world = await buildWorld(t.prisma);
   acme = world.organizationId;
   ctx = t.app.services as Context;
@@ -43,8 +47,17 @@ afterAll(() => t?.close());
 
 const auth = (siteId: string, org = acme) => `/v1/orgs/${org}/sites/${siteId}/publishing/auth`;
 const newSite = () => buildSite(t.prisma, { organizationId: acme, visibility: 'visitor_auth' });
-const sign = (key: string, claims: Record<string, unknown> = { sub: 'visitor-1' }) =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
+/** Seconds since the epoch, by the service's (test) clock. */
+const epoch = () => Math.floor(t.clock.now().getTime() / 1000);
+/**
+ * A visitor token signed (HS256) with `key`: for the site `aud`, issued now and valid an hour, unless `claims` say
+ * otherwise (a claim given as undefined is left out).
+ */
+function sign(key: string, aud: unknown, claims: Record<string, unknown> = {}) {
+  const all = { sub: 'visitor-1', aud, iat: epoch(), exp: epoch() + 3600, ...claims };
+  const payload = Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined));
+  return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(key));
+}
 
 /** An integration of the organization, installed on all its sites or on the ones given. */
 async function installIntegration(name: string, sites: 'all' | string[]) {
@@ -202,11 +215,11 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenera
     const site = await newSite();
     const client = gitbookClient('0202', t.url, world.admin.token);
     const before = (await client.orgs.getSitePublishingAuthById(acme, site.id)).data;
-    const oldToken = await sign(before.privateKey);
+    const oldToken = await sign(before.privateKey, site.id);
     expect(await verifyVisitorToken(ctx, site.id, oldToken)).toMatchObject({ ok: true, claims: { sub: 'visitor-1' } });
     // Another site's key does not open this one.
     const otherKey = (await client.orgs.getSitePublishingAuthById(acme, (await newSite()).id)).data.privateKey;
-    expect(await verifyVisitorToken(ctx, site.id, await sign(otherKey))).toMatchObject({ ok: false });
+    expect(await verifyVisitorToken(ctx, site.id, await sign(otherKey, site.id))).toMatchObject({ ok: false });
 
     const { data, status } = await client.orgs.regenerateSitePublishingAuthById(acme, site.id);
     expect(status).toBe(200);
@@ -217,7 +230,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenera
       ok: false,
       reason: 'The visitor token is not valid for this site.',
     });
-    expect(await verifyVisitorToken(ctx, site.id, await sign(data.privateKey))).toMatchObject({ ok: true });
+    expect(await verifyVisitorToken(ctx, site.id, await sign(data.privateKey, site.id))).toMatchObject({ ok: true });
     expect((await client.orgs.getSitePublishingAuthById(acme, site.id)).data.privateKey).toBe(data.privateKey);
   });
 
@@ -240,6 +253,97 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenera
     expect((await t.request('POST', path)).status).toBe(401);
     expect((await t.request('POST', `${auth(foreignSite.id)}/regenerate`, { token: world.admin.token })).status).toBe(404);
     expect((await t.request('GET', auth(site.id), { token: world.admin.token })).body.privateKey).toBe(res.body.privateKey);
+  });
+});
+
+describe('visitor tokens, checked by GET /v1/urls/published', () => {
+  const HOUR = 3600;
+  let site: Site;
+  let key: string;
+  let url: string;
+  beforeAll(async () => {
+    site = await buildSite(t.prisma, { organizationId: acme, visibility: 'visitor_auth', published: true });
+    await buildSiteSpace(t.prisma, site.id, (await buildSpace(t.prisma, { organizationId: acme })).id, 'guide');
+    const auth = await t.request('PATCH', `/v1/orgs/${acme}/sites/${site.id}/publishing/auth`, {
+      token: world.admin.token,
+      body: { backend: 'custom', fallbackURL: 'https://login.acme.example/' },
+    });
+    key = auth.body.privateKey;
+    url = `${ctx.config.sitesUrl}/${acme}/${site.id}/`;
+  });
+  const lookup = (token: string | undefined, redirectOnError = false) =>
+    t.request(
+      'GET',
+      `/v1/urls/published?url=${encodeURIComponent(url)}${token ? `&visitorAuthToken=${token}` : ''}${redirectOnError ? '&redirectOnError=true' : ''}`,
+      { token: world.outsider.token },
+    );
+  /** The refusal of a token: a 401 naming why, and with redirectOnError the redirect to the fallback URL instead. */
+  const refusal = async (token: string) => {
+    const res = await lookup(token);
+    expect(res.status).toBe(401);
+    expectMatchesDocument('ours', 'get', '/urls/published', 401, res.body);
+    const redirected = await lookup(token, true);
+    expect(redirected.status).toBe(200);
+    expectMatchesSpec('0202', 'get', '/urls/published', 200, redirected.body);
+    expect(redirected.body).toEqual({ target: 'external', site: site.id, redirect: 'https://login.acme.example/' });
+    return res.body.error.message as string;
+  };
+  const accepted = async (token: string) => {
+    const res = await lookup(token);
+    expect(res.status).toBe(200);
+    // Ours: GitBook's spec requires an `apiToken`, which this service issues to no visitor.
+    expectMatchesDocument('ours', 'get', '/urls/published', 200, res.body);
+    expect(res.body).toMatchObject({ site: site.id, organization: acme });
+  };
+
+  it('accepts a token for the site (its id as `aud`, alone or among others) that expires within the cap', async () => {
+    await accepted(await sign(key, site.id));
+    await accepted(await sign(key, ['another-audience', site.id]));
+    // Exactly the cap, from `iat`, or from now without one.
+    await accepted(await sign(key, site.id, { exp: epoch() + MAX_HOURS * HOUR }));
+    await accepted(await sign(key, site.id, { iat: epoch() - 2 * HOUR, exp: epoch() + (MAX_HOURS - 2) * HOUR }));
+    await accepted(await sign(key, site.id, { iat: undefined, exp: epoch() + MAX_HOURS * HOUR }));
+  });
+
+  it('refuses a token without `exp`', async () => {
+    expect(await refusal(await sign(key, site.id, { exp: undefined }))).toBe(
+      `The visitor token has no expiry: sign it with an "exp" at most ${MAX_HOURS} hours after its "iat".`,
+    );
+    expect(await refusal(await sign(key, site.id, { exp: undefined, iat: undefined }))).toMatch(/no expiry/);
+  });
+
+  it('refuses a token that lives longer than VISITOR_TOKEN_MAX_HOURS, or claims to be issued in the future', async () => {
+    const tooLong = `The visitor token lives too long: its "exp" must be at most ${MAX_HOURS} hours after its "iat" (or now).`;
+    expect(await refusal(await sign(key, site.id, { exp: epoch() + MAX_HOURS * HOUR + 1 }))).toBe(tooLong);
+    // Issued long ago for a long life: refused although little of it is left.
+    expect(await refusal(await sign(key, site.id, { iat: epoch() - 30 * 24 * HOUR, exp: epoch() + HOUR }))).toBe(tooLong);
+    expect(await refusal(await sign(key, site.id, { iat: undefined, exp: epoch() + MAX_HOURS * HOUR + 60 }))).toBe(tooLong);
+    // An `iat` ahead would stretch the life from now past the cap.
+    expect(await refusal(await sign(key, site.id, { iat: epoch() + 10 * HOUR, exp: epoch() + 11 * HOUR }))).toBe(
+      'The visitor token is not valid yet ("iat").',
+    );
+    expect(await refusal(await sign(key, site.id, { nbf: epoch() + 2 * HOUR, exp: epoch() + 3 * HOUR }))).toBe(
+      'The visitor token is not valid yet ("nbf").',
+    );
+  });
+
+  it('refuses a token for another audience, or for none', async () => {
+    const notForSite = 'The visitor token is not for this site: its "aud" must be the site’s id.';
+    const other = await newSite();
+    expect(await refusal(await sign(key, other.id))).toBe(notForSite);
+    // The published URL is not the audience: it changes with the site's hostname or basename.
+    expect(await refusal(await sign(key, url))).toBe(notForSite);
+    expect(await refusal(await sign(key, undefined))).toBe(notForSite);
+    expect(await refusal(await sign(key, [other.id]))).toBe(notForSite);
+  });
+
+  it('refuses a token once it has expired, beyond a minute of clock skew', async () => {
+    const token = await sign(key, site.id, { exp: epoch() + HOUR });
+    await accepted(token);
+    t.clock.advanceMs(HOUR * 1000 + 30_000);
+    await accepted(token);
+    t.clock.advanceMs(31_000);
+    expect(await refusal(token)).toBe('The visitor token has expired.');
   });
 });
 

@@ -254,11 +254,13 @@ describe('a visitor-auth site, end to end', () => {
       backend: 'custom',
       fallbackURL: 'https://login.acme.example/',
     });
+    // For the site, issued now by the service's clock, valid an hour (test/publishing-auth checks the claims).
     const sign = (key: string) =>
       new SignJWT({ plan: 'pro' })
         .setProtectedHeader({ alg: 'HS256' })
-        .setIssuedAt()
-        .setExpirationTime('1h')
+        .setAudience(siteId)
+        .setIssuedAt(t.clock.now())
+        .setExpirationTime(new Date(t.clock.now().getTime() + 3600_000))
         .sign(new TextEncoder().encode(key));
     const url = `${SITES}/${acme}/${siteId}/welcome`;
     const token = await sign(auth.data.privateKey);

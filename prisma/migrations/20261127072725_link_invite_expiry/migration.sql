@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "LinkInvite" ADD COLUMN     "expiresAt" TIMESTAMPTZ(3);
