@@ -18,6 +18,17 @@ describe('loadConfig', () => {
       bootstrap: {},
     });
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(config.git).toEqual({
+      downloadBytes: 200 * 2 ** 20,
+      objectBytes: 100 * 2 ** 20,
+      inflatedBytes: 500 * 2 ** 20,
+      objects: 200_000,
+    });
+  });
+
+  it('reads the Git limits in MB', () => {
+    const config = loadConfig({ GIT_MAX_DOWNLOAD_MB: '10', GIT_MAX_OBJECT_MB: '1', GIT_MAX_IMPORT_MB: '2', GIT_MAX_OBJECTS: '50' });
+    expect(config.git).toEqual({ downloadBytes: 10 * 2 ** 20, objectBytes: 2 ** 20, inflatedBytes: 2 * 2 ** 20, objects: 50 });
   });
 
   it.each([
@@ -33,6 +44,10 @@ describe('loadConfig', () => {
     ['BOOTSTRAP_EMAIL', 'admin@'],
     ['BOOTSTRAP_ORGANIZATION', 'x'],
     ['LOG_LEVEL', 'loud'],
+    ['GIT_MAX_OBJECT_MB', '2048'],
+    ['GIT_MAX_IMPORT_MB', '0'],
+    ['GIT_MAX_DOWNLOAD_MB', '1.5'],
+    ['GIT_MAX_OBJECTS', '-1'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);
