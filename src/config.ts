@@ -10,6 +10,8 @@ export function loadEnvFile(directory = process.cwd()): void {
   if (existsSync(file)) process.loadEnvFile(file);
 }
 
+const MB = 1024 * 1024;
+
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /** A whole number from `min` to `max`, given as text, with one message for whatever is wrong with it. */
@@ -36,6 +38,11 @@ const Env = z.object({
   PURGE_INTERVAL_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
   JOB_CONCURRENCY: wholeNumber(0, 50).default(2),
   LINK_CHECK_TIMEOUT_SECONDS: wholeNumber(1, 120).default(10),
+  GIT_MAX_DOWNLOAD_MB: wholeNumber(1, 10_240).default(200),
+  // Below 2 GiB: isomorphic-git reads an object's size in 32-bit arithmetic.
+  GIT_MAX_OBJECT_MB: wholeNumber(1, 1024).default(100),
+  GIT_MAX_IMPORT_MB: wholeNumber(1, 65_536).default(500),
+  GIT_MAX_OBJECTS: wholeNumber(1, 10_000_000).default(200_000),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   BOOTSTRAP_EMAIL: z.email().optional(),
   BOOTSTRAP_ORGANIZATION: z.string().trim().min(2).max(255).optional(),
@@ -99,6 +106,11 @@ export interface Config {
   jobConcurrency: number;
   /** How long a check of an external link may take, redirects included, before the link counts as broken. */
   linkCheckTimeoutSeconds: number;
+  /**
+   * Limits of one Git sync operation (src/git-sync/pack.ts): bytes downloaded (packs compressed), one object's size
+   * inflated, the bytes of all the objects it fetches inflated, and how many objects it fetches.
+   */
+  git: { downloadBytes: number; objectBytes: number; inflatedBytes: number; objects: number };
   /** The instance secret; unset: generated into `dataDir` (src/kernel/secrets.ts). */
   secretKey?: string;
   /** Owner and title created on the first start of an empty database. */
@@ -159,6 +171,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
     jobConcurrency: e.JOB_CONCURRENCY,
     linkCheckTimeoutSeconds: e.LINK_CHECK_TIMEOUT_SECONDS,
+    git: {
+      downloadBytes: e.GIT_MAX_DOWNLOAD_MB * MB,
+      objectBytes: e.GIT_MAX_OBJECT_MB * MB,
+      inflatedBytes: e.GIT_MAX_IMPORT_MB * MB,
+      objects: e.GIT_MAX_OBJECTS,
+    },
     secretKey: e.SECRET_KEY,
     bootstrap: { email: e.BOOTSTRAP_EMAIL, title: e.BOOTSTRAP_ORGANIZATION },
     buildDate: e.BUILD_DATE && new Date(e.BUILD_DATE).toISOString(),

@@ -20,6 +20,17 @@ describe('loadConfig', () => {
       bootstrap: {},
     });
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(config.git).toEqual({
+      downloadBytes: 200 * 2 ** 20,
+      objectBytes: 100 * 2 ** 20,
+      inflatedBytes: 500 * 2 ** 20,
+      objects: 200_000,
+    });
+  });
+
+  it('reads the Git limits in MB', () => {
+    const config = loadConfig({ GIT_MAX_DOWNLOAD_MB: '10', GIT_MAX_OBJECT_MB: '1', GIT_MAX_IMPORT_MB: '2', GIT_MAX_OBJECTS: '50' });
+    expect(config.git).toEqual({ downloadBytes: 10 * 2 ** 20, objectBytes: 2 ** 20, inflatedBytes: 2 * 2 ** 20, objects: 50 });
   });
 
   it.each([
@@ -42,6 +53,10 @@ describe('loadConfig', () => {
     ['INVITE_MAILS_PER_DAY', '-1'],
     ['VISITOR_TOKEN_MAX_HOURS', '0'],
     ['VISITOR_TOKEN_MAX_HOURS', '8761'],
+    ['GIT_MAX_OBJECT_MB', '2048'],
+    ['GIT_MAX_IMPORT_MB', '0'],
+    ['GIT_MAX_DOWNLOAD_MB', '1.5'],
+    ['GIT_MAX_OBJECTS', '-1'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);

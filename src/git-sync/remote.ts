@@ -1,22 +1,35 @@
 // Git over HTTP(S) with isomorphic-git, nothing installed: a bare repository in a temporary directory per operation
 // (removed afterwards, whatever happens), fetched into and pushed from. isomorphic-git's requests go through the
 // service's guarded fetcher (fetcher.request): the SSRF guard, redirects checked hop by hop, and the operation's limits
-// (one deadline and one byte budget across all its requests). Credentials are given to isomorphic-git only when the
-// server asks for them (onAuth), and no message made here holds them.
+// (one deadline and one byte budget across all its requests). The packs it fetches are checked as they arrive, before
+// isomorphic-git inflates anything of them (pack.ts): objects too large, too many, or too large together are refused.
+// Credentials are given to isomorphic-git only when the server asks for them (onAuth), and no message made here holds
+// them.
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import git, { type GitHttpRequest, type GitHttpResponse, type HttpClient } from 'isomorphic-git';
+import type { Config } from '../config.js';
 import { FetchError, type Fetcher } from '../kernel/fetcher.js';
+import { newTally, type PackLimits, PackRefused, type PackTally, UploadPackCheck } from './pack.js';
 import { AUTHENTICATION_FAILED } from './state.js';
 
-export const GIT_LIMITS = {
+export interface GitLimits extends PackLimits {
   /** For all the transfers of one operation. */
-  timeMs: 5 * 60_000,
+  timeMs: number;
   /** Received by one operation, all requests together. */
-  transferBytes: 200 * 1024 * 1024,
-};
+  transferBytes: number;
+}
+
+/** The limits of an operation under this configuration (GIT_MAX_* settings). */
+export const gitLimits = (config: Pick<Config, 'git'>): GitLimits => ({
+  timeMs: 5 * 60_000,
+  transferBytes: config.git.downloadBytes,
+  objectBytes: config.git.objectBytes,
+  inflatedBytes: config.git.inflatedBytes,
+  objects: config.git.objects,
+});
 
 export interface Credentials {
   username: string;
@@ -49,22 +62,37 @@ async function collect(body: GitHttpRequest['body']): Promise<Uint8Array | undef
   return Buffer.concat(chunks);
 }
 
-/** isomorphic-git's HTTP client over the guarded fetcher, within the operation's deadline and byte budget. */
-function guardedHttp(fetcher: Fetcher, limits: typeof GIT_LIMITS) {
+/**
+ * isomorphic-git's HTTP client over the guarded fetcher, within the operation's deadline and byte budget; the packs
+ * it fetches are checked before it reads them, their objects counted in `tally`.
+ */
+function guardedHttp(fetcher: Fetcher, limits: GitLimits) {
   const deadline = performance.now() + limits.timeMs;
   let bytesLeft = limits.transferBytes;
-  let failure: FetchError | null = null;
+  const tally = newTally();
+  let failure: FetchError | GitFailure | null = null;
   const recorded = (error: unknown) => {
+    if (error instanceof PackRefused) {
+      failure ??= new GitFailure(error.message);
+      return failure;
+    }
     if (error instanceof FetchError) failure ??= error;
     return error;
   };
-  async function* counted(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  /**
+   * The body as it arrives, within the byte budget; a pack is checked a piece at a time before the piece is passed on.
+   * A failure ends the body: isomorphic-git then fails the fetch without indexing what it has.
+   */
+  async function* counted(body: AsyncIterable<Uint8Array>, check: UploadPackCheck | null): AsyncGenerator<Uint8Array> {
     try {
       for await (const chunk of body) {
         bytesLeft -= chunk.byteLength;
-        if (bytesLeft < 0) throw new FetchError('TOO_LARGE', `The repository sent more than ${limits.transferBytes} bytes.`);
+        if (bytesLeft < 0)
+          throw new FetchError('TOO_LARGE', `The repository sent more than ${limits.transferBytes} bytes (GIT_MAX_DOWNLOAD_MB).`);
+        check?.write(chunk);
         yield chunk;
       }
+      check?.end();
     } catch (error) {
       throw recorded(error);
     }
@@ -87,19 +115,23 @@ function guardedHttp(fetcher: Fetcher, limits: typeof GIT_LIMITS) {
           statusCode: answer.status,
           statusMessage: answer.statusText,
           headers: answer.headers,
-          body: counted(answer.body),
+          body: counted(answer.body, isUploadPack(method, url) ? new UploadPackCheck(limits, tally) : null),
         };
       } catch (error) {
         throw recorded(error);
       }
     },
   };
-  return { http, failure: () => failure };
+  return { http, tally, failure: () => failure };
 }
 
+/** A fetch's request for a pack (the answer to the others is a list of refs, or the outcome of a push). */
+const isUploadPack = (method: string, url: string) => method === 'POST' && new URL(url).pathname.endsWith('/git-upload-pack');
+
 /** A failure of isomorphic-git told in words safe to show (the URL it knows has no credentials; `ref` is ours). */
-function failureOf(error: unknown, transport: FetchError | null, ref: string): GitFailure {
+function failureOf(error: unknown, transport: FetchError | GitFailure | null, ref: string): GitFailure {
   if (error instanceof GitFailure) return error;
+  if (transport instanceof GitFailure) return transport;
   if (transport) {
     if (transport.code === 'TIMEOUT') return new GitFailure(`The Git server did not answer in time: ${transport.message}`, 'timeout');
     if (transport.code === 'TOO_LARGE') return new GitFailure(`The transfer is too large: ${transport.message}`);
@@ -133,6 +165,13 @@ function failureOf(error: unknown, transport: FetchError | null, ref: string): G
   }
 }
 
+/** The entries of a tree object, each `<mode> <name>`, a zero byte and a 20-byte id, counted up to `atMost`. */
+function entryCount(tree: Uint8Array, atMost: number): number {
+  let count = 0;
+  for (let at = tree.indexOf(0); at >= 0 && count < atMost; at = tree.indexOf(0, at + 21)) count++;
+  return count;
+}
+
 /** A bare repository of one operation, with the remote it works with. */
 export class Repository {
   private readonly transfer: ReturnType<typeof guardedHttp>;
@@ -142,9 +181,14 @@ export class Repository {
     readonly gitdir: string,
     private readonly credentials: Credentials | null,
     fetcher: Fetcher,
-    limits: typeof GIT_LIMITS,
+    limits: GitLimits,
   ) {
     this.transfer = guardedHttp(fetcher, limits);
+  }
+
+  /** What the packs fetched so far held, and how much of them the checks inflated. */
+  get received(): Readonly<PackTally> {
+    return this.transfer.tally;
   }
 
   private get remote() {
@@ -197,15 +241,22 @@ export class Repository {
     return (await git.readCommit({ fs, gitdir: this.gitdir, oid })).commit;
   }
 
-  /** Every file of a commit's tree by path from the top, at most `maxEntries` (then a GitFailure). */
+  /**
+   * Every file of a commit's tree by path from the top. At most `maxEntries` entries (files and folders, as often as
+   * the tree names them) are read, each tree's counted before it is parsed, since a tree of a few MB names hundreds of
+   * thousands; more are a GitFailure.
+   */
   async files(commit: string, maxEntries: number): Promise<Map<string, FileEntry>> {
     const files = new Map<string, FileEntry>();
+    let entriesLeft = maxEntries;
     const walk = async (tree: string, prefix: string) => {
+      const { object } = await git.readObject({ fs, gitdir: this.gitdir, oid: tree, format: 'content' });
+      entriesLeft -= entryCount(object as Uint8Array, entriesLeft + 1);
+      if (entriesLeft < 0) throw new GitFailure(`The repository holds more than ${maxEntries} files and folders.`);
       for (const entry of (await git.readTree({ fs, gitdir: this.gitdir, oid: tree })).tree) {
         const at = prefix ? `${prefix}/${entry.path}` : entry.path;
         if (entry.type === 'tree') await walk(entry.oid, at);
         else files.set(at, { oid: entry.oid, mode: entry.mode });
-        if (files.size > maxEntries) throw new GitFailure(`The repository holds more than ${maxEntries} files.`);
       }
     };
     await walk((await this.readCommit(commit)).tree, '');
@@ -258,8 +309,8 @@ export class Repository {
 export async function withRepository<T>(
   remote: { url: string; credentials: Credentials | null },
   fetcher: Fetcher,
+  limits: GitLimits,
   work: (repository: Repository) => Promise<T>,
-  limits = GIT_LIMITS,
 ): Promise<T> {
   const gitdir = await mkdtemp(path.join(os.tmpdir(), 'git-sync-'));
   try {

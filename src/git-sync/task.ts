@@ -11,7 +11,7 @@ import { unseal } from '../kernel/sealed.js';
 import { exportContent } from './exporting.js';
 import { importContent } from './importing.js';
 import { LayoutError } from './layout.js';
-import { type Credentials, GitFailure, withRepository } from './remote.js';
+import { type Credentials, GitFailure, gitLimits, withRepository } from './remote.js';
 
 export interface GitSyncPayload {
   operationId: string;
@@ -72,7 +72,7 @@ export const gitSyncTask = defineTask<GitSyncPayload>({
     let credentials: Credentials | null = null;
     try {
       credentials = payload.credentials ? (JSON.parse(unseal(services.secret, payload.credentials)) as Credentials) : null;
-      await withRepository({ url: payload.url, credentials }, services.fetcher, async (repository) => {
+      await withRepository({ url: payload.url, credentials }, services.fetcher, gitLimits(services.config), async (repository) => {
         if (operation.direction === 'import') {
           await importContent(services, repository, operation, payload.projectDirectory, payload.userId);
           return;

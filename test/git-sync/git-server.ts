@@ -18,6 +18,13 @@ export interface GitServer {
   createRepository(name: string, files: Record<string, string | Buffer>, branch?: string): string;
   /** Commits these files (null deletes one) on top of the branch, as someone else would; returns the commit. */
   commit(name: string, files: Record<string, string | Buffer | null>, message: string, branch?: string): string;
+  /**
+   * Commits a file of `bytes` zero bytes at the top of the branch. git writes it from a sparse file, streaming (a file
+   * above core.bigFileThreshold goes straight into a pack), so it takes neither disk nor memory: about 1 KB a MB.
+   */
+  commitZeros(name: string, file: string, bytes: number, branch?: string): string;
+  /** The bytes of the repository's objects on disk (its packs and loose objects). */
+  sizeOnDisk(name: string): number;
   /** The branch's commit, or null. */
   head(name: string, branch?: string): Promise<string | null>;
   /** A commit read with isomorphic-git: its message, parents and files (path to text). */
@@ -28,10 +35,11 @@ export interface GitServer {
 }
 
 const GIT_ENV = { GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'Someone', GIT_AUTHOR_EMAIL: 'someone@example.com' };
-const run = (args: string[], cwd?: string) =>
+const run = (args: string[], cwd?: string, input?: string) =>
   execFileSync('git', args, {
     cwd,
     env: { ...process.env, ...GIT_ENV, GIT_COMMITTER_NAME: 'Someone', GIT_COMMITTER_EMAIL: 'someone@example.com' },
+    input,
     stdio: 'pipe',
   }).toString();
 
@@ -140,6 +148,32 @@ export async function serveGit(options: { username?: string; password?: string }
       return commit(name, files, 'Initial content', branch);
     },
     commit,
+    commitZeros(name, file, bytes, branch = 'main') {
+      const gitdir = bare(name);
+      const scratch = mkdtempSync(path.join(os.tmpdir(), 'git-zeros-'));
+      try {
+        const zeros = path.join(scratch, 'zeros');
+        fs.writeFileSync(zeros, '');
+        fs.truncateSync(zeros, bytes);
+        // Served without holding it whole either: upload-pack streams objects above the threshold.
+        run(['config', 'core.bigFileThreshold', '1m'], gitdir);
+        const blob = run(['-c', 'core.compression=9', 'hash-object', '-w', zeros], gitdir).trim();
+        const parent = run(['rev-parse', `refs/heads/${branch}`], gitdir).trim();
+        const tree = run(['mktree'], gitdir, `${run(['ls-tree', parent], gitdir)}100644 blob ${blob}\t${file}\n`).trim();
+        const commit = run(['commit-tree', tree, '-p', parent, '-m', `Add ${file}`], gitdir).trim();
+        run(['update-ref', `refs/heads/${branch}`, commit], gitdir);
+        return commit;
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    sizeOnDisk(name) {
+      const objects = path.join(bare(name), 'objects');
+      return fs
+        .readdirSync(objects, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .reduce((total, entry) => total + fs.statSync(path.join(entry.parentPath, entry.name)).size, 0);
+    },
     async head(name, branch = 'main') {
       try {
         return await git.resolveRef({ fs, gitdir: bare(name), ref: `refs/heads/${branch}` });
