@@ -5,6 +5,7 @@ import { errors, jwtVerify } from 'jose';
 import { Prisma, type PublishingAuth } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
 import { unseal } from '../kernel/sealed.js';
+import { privateKeySealedFor } from './service.js';
 
 export type VisitorCheck = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: string };
 
@@ -13,7 +14,7 @@ export async function verifyVisitorToken(ctx: Context, siteId: string, token: st
   const [auth] = await ctx.sql<PublishingAuth>(Prisma.sql`SELECT * FROM "PublishingAuth" WHERE "siteId" = ${siteId}`);
   if (!auth) return { ok: false, reason: 'The site has no visitor authentication configured.' };
   try {
-    const key = new TextEncoder().encode(unseal(ctx.secret, auth.privateKeyCiphertext));
+    const key = new TextEncoder().encode(unseal(ctx.secret, privateKeySealedFor(siteId), auth.privateKeyCiphertext));
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
     return { ok: true, claims: payload };
   } catch (error) {
