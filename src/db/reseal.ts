@@ -18,7 +18,7 @@ const RESEAL_LOCK = 1936024940; // 'seal' as a 32-bit integer
 interface SealedValues {
   name: string;
   sealedFor(key: string): SealedFor;
-  /** Rows (`ref`, `key`, `sealed`) whose value is in the old format, locked; `key` is null when the row has none left. */
+  /** Rows (`ref`, `key`, `sealed`) whose value is in the old format, locked; `key` null: nothing to seal it for. */
   select: string;
   /** Writes `$2[i]` (null: the value is dropped) into the row `$1[i]`. */
   update: string;

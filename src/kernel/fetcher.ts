@@ -1,9 +1,9 @@
 // The one way the service fetches from the network (files from URLs, imports, OpenAPI sources, link checks, Git
 // transfers, webhooks): http and https only, one timeout for the whole exchange, a cap on the body, redirects followed
 // by hand with every hop checked, and no connection to a loopback, private, link-local or otherwise non-public
-// address, nor to an IPv6 address that carries one (IPv4-mapped, NAT64, 6to4, ...). The check runs on the addresses a name resolves to, when the connection is made (so a name that resolves
-// differently the second time cannot slip past), and on literal addresses before. ALLOW_PRIVATE_NETWORK=true lifts
-// that refusal, for tests and intranets.
+// address, nor to an IPv6 address that carries one (IPv4-mapped, NAT64, 6to4, ...). The check runs on the addresses
+// a name resolves to, when the connection is made (so a name that resolves differently the second time cannot slip
+// past), and on literal addresses before. ALLOW_PRIVATE_NETWORK=true lifts that refusal, for tests and intranets.
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
