@@ -32,7 +32,9 @@ const PAGE = `<!doctype html>
         url: '/openapi.json',
         dom_id: '#swagger-ui',
         deepLinking: true,
-        persistAuthorization: true,
+        // The token stays in the page: this origin also serves tenants' integration scripts, which could read
+        // whatever it left in localStorage.
+        persistAuthorization: false,
         // The public validator would be a request to another host.
         validatorUrl: null,
       });

@@ -91,6 +91,8 @@ export function createApp(options: AppOptions): App {
       title: 'Docs platform management API',
       // The user pastes a token after "Bearer ": every query needs one, the schema's introspection too.
       headers: '{"Authorization": "Bearer "}',
+      // Not kept in localStorage, which the tenants' integration scripts served from this origin could read.
+      shouldPersistHeaders: false,
       defaultQuery: '{\n  viewer { displayName email }\n  organizations { items { id title } }\n}\n',
     },
     renderGraphiQL: async (graphiqlOptions) => {

@@ -5,6 +5,7 @@ import { bootstrap } from './admin/commands.js';
 import { createApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/open.js';
+import { resealSecrets } from './db/reseal.js';
 import { startWorker } from './jobs/queue.js';
 import { startScheduledJobs } from './jobs/schedule.js';
 import { loadInstanceSecret } from './kernel/secrets.js';
@@ -37,6 +38,7 @@ try {
   const database = lifecycle.started(await openDatabase(config), (opened) => opened.stop());
   logger.info({ embedded: database.embedded }, 'database ready');
   const secret = loadInstanceSecret(config.dataDir, config.secretKey);
+  await resealSecrets(database.url, secret, logger);
   const app = lifecycle.started(createApp({ config, databaseUrl: database.url, secret, logger }), (created) => created.close());
   const first = await bootstrap(app.db.prisma, config.bootstrap);
   const url = await app.listen();

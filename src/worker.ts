@@ -4,6 +4,7 @@
 import { createApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/open.js';
+import { resealSecrets } from './db/reseal.js';
 import { startWorker } from './jobs/queue.js';
 import { loadInstanceSecret } from './kernel/secrets.js';
 import { Lifecycle } from './lifecycle.js';
@@ -18,6 +19,7 @@ const lifecycle = new Lifecycle(logger, { stopping: 'worker stopping: finishing 
 try {
   const database = lifecycle.started(await openDatabase(config), (opened) => opened.stop());
   const secret = loadInstanceSecret(config.dataDir, config.secretKey);
+  await resealSecrets(database.url, secret, logger);
   const app = lifecycle.started(createApp({ config, databaseUrl: database.url, secret, logger }), (created) => created.close());
   const concurrency = Math.max(1, config.jobConcurrency);
   lifecycle.started(await startWorker(app.services, database.url, concurrency), (worker) => worker.stop());

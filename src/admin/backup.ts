@@ -245,8 +245,10 @@ export async function backupDatabase(databaseUrl: string, file: string): Promise
       sequences: await readSequences(client),
     };
     const rowsByTable: Record<string, number> = {};
-    // flush: the data is on disk before the file gets its name.
-    await pipeline(backupContent(client, header, rowsByTable), createGzip(), createWriteStream(partial, { flags: 'wx', flush: true }));
+    // flush: the data is on disk before the file gets its name. Mode 0600: it holds every row, token hashes and sealed
+    // secrets included (the published file is a link to this one, so it has the same mode).
+    const output = createWriteStream(partial, { flags: 'wx', flush: true, mode: 0o600 });
+    await pipeline(backupContent(client, header, rowsByTable), createGzip(), output);
     await client.query('COMMIT');
     // link, unlike rename, fails rather than replace a file created under that name since the check above.
     await link(partial, target).catch((error: NodeJS.ErrnoException) => {

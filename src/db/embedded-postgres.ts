@@ -4,9 +4,8 @@
 // the server detached from our process group and lets us stop it after the connection pool has drained.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -100,6 +99,10 @@ function checkReachable(dataDir: string, ids: { uid?: number; gid?: number }): v
 /**
  * Starts (or attaches to) the cluster under `dataDir/postgres`, creating it on first use.
  * A second process on the same data directory (the admin CLI while the server runs) attaches instead of starting.
+ *
+ * Every file this creates is 0600 and every directory 0700 whatever the umask (PostgreSQL's own are too). The password
+ * of the cluster's superuser stays in DATA_DIR/postgres.password: each start connects with it, and so does a process
+ * that attaches to a running cluster. The copy initdb reads is deleted once initdb has run.
  */
 export async function startEmbeddedPostgres(dataDir: string, database = 'docs'): Promise<EmbeddedCluster> {
   const pgData = path.join(dataDir, 'postgres');
@@ -107,7 +110,7 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'docs'):
   const ids = await runAsIds();
   const spawnOptions = { ...ids, env: { ...process.env, LC_ALL: 'C.UTF-8', LC_MESSAGES: 'C' } };
   const bin = await binaries();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   checkReachable(dataDir, ids);
   // The postgres user must be able to traverse DATA_DIR to reach its own 0700 cluster directory.
   if (ids.uid !== undefined) chmodSync(dataDir, statSync(dataDir).mode | 0o011);
@@ -116,9 +119,13 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'docs'):
     const password = randomBytes(24).toString('base64url');
     writeFileSync(passwordFile, password, { mode: 0o600 });
     mkdirSync(pgData, { recursive: true, mode: 0o700 });
-    const pwfile = path.join(os.tmpdir(), `pg-pw-${randomBytes(6).toString('hex')}`);
-    writeFileSync(pwfile, `${password}\n`, { mode: 0o644 });
-    if (ids.uid !== undefined) chownSync(pgData, ids.uid, ids.gid!);
+    // initdb runs as the postgres user, who may not read the service's own file: it gets a copy of its own.
+    const pwfile = path.join(dataDir, `.initdb-password-${randomBytes(6).toString('hex')}`);
+    writeFileSync(pwfile, `${password}\n`, { mode: 0o600, flag: 'wx' });
+    if (ids.uid !== undefined) {
+      chownSync(pgData, ids.uid, ids.gid!);
+      chownSync(pwfile, ids.uid, ids.gid!);
+    }
     try {
       await run(
         bin.initdb,
@@ -126,9 +133,11 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'docs'):
         spawnOptions,
       );
     } finally {
-      writeFileSync(pwfile, '');
+      rmSync(pwfile, { force: true });
     }
   }
+  // Written 0600 by every version; a copy restored or moved without its mode is made private again.
+  chmodSync(passwordFile, 0o600);
   const password = readFileSync(passwordFile, 'utf8').trim();
 
   const attachedPort = runningPort(pgData);
@@ -139,7 +148,7 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'docs'):
   const port = await freePort();
   const logFile = path.join(dataDir, 'postgres.log');
   if (ids.uid !== undefined && !existsSync(logFile)) {
-    writeFileSync(logFile, '');
+    writeFileSync(logFile, '', { mode: 0o600 });
     chownSync(logFile, ids.uid, ids.gid!);
   }
   const serverOptions = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`;

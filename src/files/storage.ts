@@ -2,7 +2,7 @@
 // (`<dir>/<first two hex digits>/<sha256>`), so identical bytes are stored once whatever the number of files, spaces
 // and revisions that hold them, and a stored file never changes. A write goes to a temporary file in the same
 // directory tree and is renamed into place, so a reader never sees half a file, and two writers of the same bytes
-// both succeed.
+// both succeed. Directories are created 0700 and files 0600: the bytes are the spaces' own, for the service alone.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -77,10 +77,10 @@ export async function storeFile(
   const storageKey = createHash('sha256').update(bytes).digest('hex');
   const target = pathOf(config.filesDir, storageKey);
   if ((await sizeOf(target)) === null) {
-    await mkdir(path.dirname(target), { recursive: true });
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     const temporary = `${target}.${randomBytes(8).toString('hex')}.partial`;
     try {
-      await writeFile(temporary, bytes, { flag: 'wx' });
+      await writeFile(temporary, bytes, { flag: 'wx', mode: 0o600 });
       await rename(temporary, target);
     } finally {
       await rm(temporary, { force: true });

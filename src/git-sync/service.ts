@@ -11,7 +11,7 @@ import type { Context } from '../kernel/context.js';
 import { conflict } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { seal } from '../kernel/sealed.js';
-import { type GitSyncPayload, gitSyncTask } from './task.js';
+import { type GitSyncPayload, gitCredentialsSealedFor, gitSyncTask } from './task.js';
 
 export interface GitOperationInput {
   url: string;
@@ -71,7 +71,7 @@ export async function requestOperation(
     throw conflict('The space is locked: set its editMode to live to import into it.');
   }
   const { url, credentials } = splitCredentials(input.url);
-  const sealed = credentials ? seal(ctx.secret, JSON.stringify(credentials)) : null;
+  const sealed = credentials ? seal(ctx.secret, gitCredentialsSealedFor(spaceId), JSON.stringify(credentials)) : null;
   const parsed = new URL(url);
   const now = new Date();
   const operation: GitSyncOperation = {

@@ -7,7 +7,7 @@ import type { GitSyncOperation } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { defineTask } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
-import { unseal } from '../kernel/sealed.js';
+import { type SealedFor, unseal } from '../kernel/sealed.js';
 import { exportContent } from './exporting.js';
 import { importContent } from './importing.js';
 import { LayoutError } from './layout.js';
@@ -17,12 +17,18 @@ export interface GitSyncPayload {
   operationId: string;
   /** Without credentials. */
   url: string;
-  /** Sealed with the instance secret (src/kernel/sealed.ts), as JSON of Credentials. */
+  /** Sealed with the instance secret (src/kernel/sealed.ts) for the space, as JSON of Credentials. */
   credentials: string | null;
   projectDirectory: string;
   /** Who asked: the author of an export's commit. */
   userId: string;
 }
+
+/**
+ * What a space's sealed Git credentials are bound to: the space, the key of its GitSync row, whose value its
+ * operations' jobs carry too.
+ */
+export const gitCredentialsSealedFor = (spaceId: string): SealedFor => ({ purpose: 'git-sync-credentials', rowId: spaceId });
 
 /** The message with every spelling of the credentials' secret part replaced. */
 export function scrubbed(message: string, credentials: Credentials | null): string {
@@ -71,7 +77,9 @@ export const gitSyncTask = defineTask<GitSyncPayload>({
     }
     let credentials: Credentials | null = null;
     try {
-      credentials = payload.credentials ? (JSON.parse(unseal(services.secret, payload.credentials)) as Credentials) : null;
+      credentials = payload.credentials
+        ? (JSON.parse(unseal(services.secret, gitCredentialsSealedFor(operation.spaceId), payload.credentials)) as Credentials)
+        : null;
       await withRepository({ url: payload.url, credentials }, services.fetcher, gitLimits(services.config), async (repository) => {
         if (operation.direction === 'import') {
           await importContent(services, repository, operation, payload.projectDirectory, payload.userId);

@@ -15,7 +15,7 @@ import { authorize, forbidden, organizations } from '../kernel/authorize.js';
 import { type Context, loaderFor, viewerMembershipSql } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { seal } from '../kernel/sealed.js';
+import { type SealedFor, seal } from '../kernel/sealed.js';
 import { storeImage, storeScript } from './assets.js';
 import type { Block, Category, Configurations, ContentSource, ExternalLink, Scope, Target, Visibility } from './manifest.js';
 
@@ -91,6 +91,12 @@ async function organizationIdOf(ctx: Context, idOrSubdomain: string): Promise<st
   return found.id;
 }
 
+/**
+ * What an integration's sealed secrets are bound to: its name, the key its publishing upserts on (a republish keeps
+ * the row's id, which the statement that writes the secrets does not know beforehand).
+ */
+export const integrationSecretsSealedFor = (name: string): SealedFor => ({ purpose: 'integration-secrets', rowId: name });
+
 const json = (value: unknown) => Prisma.sql`${JSON.stringify(value)}::jsonb`;
 
 /**
@@ -107,7 +113,10 @@ export async function publishIntegration(ctx: Context, name: string, input: Publ
     Promise.all((input.previewImages ?? []).map((image) => storeImage(ctx, image))),
   ]);
   const now = ctx.clock.now();
-  const secrets = input.secrets && Object.keys(input.secrets).length ? seal(ctx.secret, JSON.stringify(input.secrets)) : null;
+  const secrets =
+    input.secrets && Object.keys(input.secrets).length
+      ? seal(ctx.secret, integrationSecretsSealedFor(name), JSON.stringify(input.secrets))
+      : null;
   const [published] = await ctx.sql<IntegrationRow>(Prisma.sql`
     WITH published AS (
       INSERT INTO "Integration" AS current (id, name, "ownerOrganizationId", version, title, description, summary, script, icon,

@@ -1,9 +1,9 @@
 // The one way the service fetches from the network (files from URLs, imports, OpenAPI sources, link checks, Git
 // transfers, webhooks): http and https only, one timeout for the whole exchange, a cap on the body, redirects followed
 // by hand with every hop checked, and no connection to a loopback, private, link-local or otherwise non-public
-// address. The check runs on the addresses a name resolves to, when the connection is made (so a name that resolves
-// differently the second time cannot slip past), and on literal addresses before. ALLOW_PRIVATE_NETWORK=true lifts
-// that refusal, for tests and intranets.
+// address, nor to an IPv6 address that carries one (IPv4-mapped, NAT64, 6to4, ...). The check runs on the addresses
+// a name resolves to, when the connection is made (so a name that resolves differently the second time cannot slip
+// past), and on literal addresses before. ALLOW_PRIVATE_NETWORK=true lifts that refusal, for tests and intranets.
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -81,10 +81,36 @@ export interface Fetcher {
 const DEFAULTS = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 };
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** Whether an address is public: ipaddr.js's `unicast` range, after unwrapping IPv4-mapped IPv6. */
+/** The well-known NAT64 prefix, 64:ff9b::/96 (RFC 6052); ipaddr.js's `rfc6052` range also holds the local-use /48. */
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+
+/**
+ * The IPv4 addresses an IPv6 address carries, where a host or relay may route it to them: IPv4-mapped ::ffff:0:0/96
+ * and translated ::ffff:0:0:0/96, IPv4-compatible ::/96 (deprecated, still routed by some stacks), NAT64, 6to4
+ * 2002::/16, and Teredo's server and (inverted) client. Undefined for any other address.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const [p0, p1, p2, p3, p4, p5, p6, p7] = address.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const range = address.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || address.match(NAT64)) return [v4(p6, p7)];
+  if (range === '6to4') return [v4(p1, p2)];
+  if (range === 'teredo') return [v4(p2, p3), v4(p6 ^ 0xffff, p7 ^ 0xffff)];
+  if (p0 === 0 && p1 === 0 && p2 === 0 && p3 === 0 && p4 === 0 && p5 === 0) return [v4(p6, p7)];
+  return undefined;
+}
+
+/**
+ * Whether an address is public: ipaddr.js's `unicast` range; for an IPv6 address that carries IPv4 addresses
+ * (embeddedIPv4), every one of those must be.
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const embedded = embeddedIPv4(parsed as ipaddr.IPv6);
+  if (embedded) return embedded.every((carried) => carried.range() === 'unicast');
+  return parsed.range() === 'unicast';
 }
 
 /** Where a URL points, for messages: scheme and host, without credentials, path or query. */

@@ -8,7 +8,7 @@ export function loadInstanceSecret(dataDir: string, secretKey?: string): Buffer 
   if (secretKey) return Buffer.from(secretKey, 'utf8');
   const file = path.join(dataDir, 'secret.key');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     try {
       writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
     } catch (error) {

@@ -5,13 +5,16 @@ import { randomBytes } from 'node:crypto';
 import { Prisma, type PublishingAuth as PublishingAuthRow, type Site } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
-import { seal } from '../kernel/sealed.js';
+import { type SealedFor, seal } from '../kernel/sealed.js';
 import { siteIn } from '../sites/access.js';
 
 export type VisitorAuthBackend = 'custom' | 'integration';
 
-/** 32 random bytes, as the text visitors' backends sign with (HS256). */
-const sealedNewKey = (ctx: Context) => seal(ctx.secret, randomBytes(32).toString('base64url'));
+/** What a site's sealed private key is bound to. */
+export const privateKeySealedFor = (siteId: string): SealedFor => ({ purpose: 'publishing-auth-key', rowId: siteId });
+
+/** 32 random bytes, as the text visitors' backends sign with (HS256), sealed for the site's row. */
+const sealedNewKey = (ctx: Context, siteId: string) => seal(ctx.secret, privateKeySealedFor(siteId), randomBytes(32).toString('base64url'));
 
 /** The site's settings, created (custom backend, fresh key) when it has none yet: one statement either way. */
 export async function publishingAuthOf(ctx: Context, site: Pick<Site, 'id'>): Promise<PublishingAuthRow> {
@@ -19,7 +22,7 @@ export async function publishingAuthOf(ctx: Context, site: Pick<Site, 'id'>): Pr
   const [auth] = await ctx.sql<PublishingAuthRow>(Prisma.sql`
     WITH created AS (
       INSERT INTO "PublishingAuth" ("siteId", backend, "privateKeyCiphertext", "updatedAt")
-      VALUES (${site.id}, 'custom', ${sealedNewKey(ctx)}, ${ctx.clock.now()})
+      VALUES (${site.id}, 'custom', ${sealedNewKey(ctx, site.id)}, ${ctx.clock.now()})
       ON CONFLICT ("siteId") DO NOTHING RETURNING *)
     SELECT * FROM created UNION ALL SELECT * FROM "PublishingAuth" WHERE "siteId" = ${site.id}`);
   // A first read racing another sees neither row in its snapshot: the other's is there once it has committed.
@@ -69,7 +72,7 @@ export async function updatePublishingAuth(
   };
   return ctx.prisma.publishingAuth.upsert({
     where: { siteId },
-    create: { siteId, privateKeyCiphertext: sealedNewKey(ctx), ...change },
+    create: { siteId, privateKeyCiphertext: sealedNewKey(ctx, siteId), ...change },
     update: change,
   });
 }
@@ -77,7 +80,7 @@ export async function updatePublishingAuth(
 /** A new private key: every token signed with the previous one is refused from now on (visitors.ts reads the key as it stands). */
 export async function regeneratePublishingAuth(ctx: Context, organizationId: string, siteId: string): Promise<PublishingAuthRow> {
   await siteIn(ctx, organizationId, siteId, 'admin');
-  const privateKeyCiphertext = sealedNewKey(ctx);
+  const privateKeyCiphertext = sealedNewKey(ctx, siteId);
   const updatedAt = ctx.clock.now();
   return ctx.prisma.publishingAuth.upsert({
     where: { siteId },

@@ -5,7 +5,7 @@ import { builder } from '../kernel/builder.js';
 import { unseal } from '../kernel/sealed.js';
 import { checkSiteAction } from '../sites/access.js';
 import { Site } from '../sites/types.js';
-import { publishingAuthOf, type VisitorAuthBackend } from './service.js';
+import { privateKeySealedFor, publishingAuthOf, type VisitorAuthBackend } from './service.js';
 
 export const VisitorAuthBackendEnum = builder.enumType('VisitorAuthBackend', {
   description: 'custom: the team’s own backend signs visitors’ tokens; integration: an integration installed on the site does.',
@@ -19,7 +19,7 @@ export const PublishingAuth = builder.objectRef<PublishingAuthRow>('PublishingAu
     backend: t.field({ type: VisitorAuthBackendEnum, resolve: (auth) => auth.backend as VisitorAuthBackend }),
     privateKey: t.string({
       description: 'The key visitors’ tokens are signed with (HS256).',
-      resolve: (auth, _args, ctx) => unseal(ctx.secret, auth.privateKeyCiphertext),
+      resolve: (auth, _args, ctx) => unseal(ctx.secret, privateKeySealedFor(auth.siteId), auth.privateKeyCiphertext),
     }),
     fallbackURL: t.exposeString('fallbackURL', { nullable: true, description: 'Where visitors whose token is invalid are sent.' }),
     logoutURL: t.exposeString('logoutURL', { nullable: true, description: 'Where visitors log out of the custom backend.' }),

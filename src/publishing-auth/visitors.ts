@@ -7,6 +7,7 @@ import { errors, jwtVerify } from 'jose';
 import { Prisma, type PublishingAuth } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
 import { unseal } from '../kernel/sealed.js';
+import { privateKeySealedFor } from './service.js';
 
 export type VisitorCheck = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: string };
 
@@ -35,7 +36,7 @@ export async function verifyVisitorToken(ctx: Context, siteId: string, token: st
   const now = ctx.clock.now();
   let claims: Record<string, unknown> & { exp?: number; iat?: number };
   try {
-    const key = new TextEncoder().encode(unseal(ctx.secret, auth.privateKeyCiphertext));
+    const key = new TextEncoder().encode(unseal(ctx.secret, privateKeySealedFor(siteId), auth.privateKeyCiphertext));
     ({ payload: claims } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
       audience: siteId,

@@ -9,9 +9,10 @@ import { shareLinkSites } from './types.js';
 
 export async function createShareLink(ctx: Context, organizationId: string, siteId: string, name: string): Promise<ShareLinkRow> {
   const { row: site } = await siteIn(ctx, organizationId, siteId, 'admin');
-  const { keyHash, keyCiphertext } = newShareKey(ctx);
+  const id = newId();
+  const { keyHash, keyCiphertext } = newShareKey(ctx, id);
   const link = await ctx.prisma.shareLink.create({
-    data: { id: newId(), siteId, name, active: true, keyHash, keyCiphertext, createdAt: ctx.clock.now() },
+    data: { id, siteId, name, active: true, keyHash, keyCiphertext, createdAt: ctx.clock.now() },
   });
   shareLinkSites.set(link, site);
   return link;

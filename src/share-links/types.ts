@@ -15,6 +15,7 @@ import { apiUrl } from '../kernel/urls.js';
 import { checkSiteAction, siteLevels } from '../sites/access.js';
 import { Site } from '../sites/types.js';
 import { publishedUrl, siteBaseUrl } from '../sites/urls.js';
+import { shareKeySealedFor } from './keys.js';
 
 /** The site of each link: recorded where it is known (the site the request reached), else read in one statement. */
 export const shareLinkSites = rowAnnotation<ShareLinkRow, SiteRow>('share link site', (ctx, links) =>
@@ -41,7 +42,7 @@ async function urlsOf(ctx: Context, link: ShareLinkRow): Promise<ShareLinkUrlsVa
   const admin = atLeast(await siteLevels.of(ctx, site), policies.site.admin);
   return {
     location: apiUrl(ctx, `orgs/${site.organizationId}/sites/${site.id}/share-links/${link.id}`),
-    published: admin ? publishedUrl(siteBaseUrl(ctx, site), '', unseal(ctx.secret, link.keyCiphertext)) : null,
+    published: admin ? publishedUrl(siteBaseUrl(ctx, site), '', unseal(ctx.secret, shareKeySealedFor(link.id), link.keyCiphertext)) : null,
   };
 }
 

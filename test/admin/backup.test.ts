@@ -1,6 +1,6 @@
 // Backup and restore (src/admin/backup.ts) on the shared test server: real data in every table, real files, no mocks.
 import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -406,6 +406,17 @@ describe('backup and restore', () => {
     const target = await emptyDatabase();
     expect(await restoreDatabase(target.url, file)).toMatchObject({ rows: 0 });
     expect(await tableContents(target.url)).toEqual(await tableContents(empty.url));
+  });
+
+  it('writes a file only its owner reads, whatever the umask (it holds every row)', async () => {
+    const file = backupFile('private.backup.gz');
+    const umask = process.umask(0);
+    try {
+      await backupDatabase(source.url, file);
+    } finally {
+      process.umask(umask);
+    }
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('carries sequence positions over (the schema has none today; a later migration may add one)', async () => {

@@ -1,5 +1,5 @@
 // The pages the service serves to browsers, in real Chromium and offline: they may load nothing from elsewhere.
-import type { Browser, Locator } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 import { launchChromium, offlinePage } from '../support/browser.js';
@@ -23,6 +23,12 @@ afterAll(async () => {
 async function shown(editor: Locator): Promise<string> {
   return ((await editor.locator('.view-lines').textContent()) ?? '').replaceAll('\u00a0', ' ');
 }
+
+/**
+ * Everything the page's origin keeps in localStorage, as one text. The origin also serves tenants' integration
+ * scripts, so a token kept there would be theirs to read.
+ */
+const storedLocally = (page: Page) => page.evaluate(() => JSON.stringify({ ...localStorage }));
 
 /** Rendering and queries take a while when the whole suite runs in parallel. */
 const slowly = { timeout: 15_000 };
@@ -56,6 +62,9 @@ describe('GraphiQL at /graphql', () => {
     await page.getByRole('button', { name: 'Execute query (Ctrl-Enter)' }).click();
     await expect.poll(() => shown(result), slowly).toContain(`"email": "${ada.email}"`);
     expect(await shown(result)).toContain('"title": "Ada’s handbook"');
+    // GraphiQL keeps the query and its tabs, not the headers.
+    await expect.poll(() => storedLocally(page), slowly).toContain('viewer { displayName email }');
+    expect(await storedLocally(page)).not.toContain(ada.token);
 
     // GraphiQL fetched the schema on load, without a token, and was refused: with the token in, the user re-fetches it.
     await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
@@ -91,6 +100,8 @@ describe('the API reference at /docs', () => {
     await operation.getByRole('button', { name: 'Execute' }).click();
     const response = operation.locator('.live-responses-table .response-col_description pre').first();
     await expect.poll(() => response.textContent(), slowly).toContain(`"email": "${ada.email}"`);
+    // Authorize keeps the token in the page only.
+    expect(await storedLocally(page)).not.toContain(ada.token);
     expect(external).toEqual([]);
   });
 });

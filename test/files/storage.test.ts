@@ -1,7 +1,7 @@
 // Content-addressed file storage: bytes stored once under their SHA-256, written whole, and described (type from the
 // bytes where they tell it, image dimensions read from them).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,21 @@ describe('storeFile', () => {
     expect(new Set(results.map((result) => result.storageKey)).size).toBe(1);
     expect(stored().filter((entry) => entry.name.endsWith('.partial'))).toEqual([]);
     expect(stored().filter((entry) => entry.name === results[0].storageKey)).toHaveLength(1);
+  });
+
+  it('creates directories only the service enters and files only it reads, whatever the umask', async () => {
+    const privateDir = path.join(filesDir, 'private');
+    const umask = process.umask(0);
+    let storageKey: string;
+    try {
+      ({ storageKey } = await storeFile({ filesDir: privateDir }, png(5, 5, 9), 'private.png'));
+    } finally {
+      process.umask(umask);
+    }
+    const modeOf = (file: string) => statSync(file).mode & 0o777;
+    expect(modeOf(privateDir)).toBe(0o700);
+    expect(modeOf(path.join(privateDir, storageKey.slice(0, 2)))).toBe(0o700);
+    expect(modeOf(path.join(privateDir, storageKey.slice(0, 2), storageKey))).toBe(0o600);
   });
 
   it('takes the type from the bytes where they tell it, else the declared one, else the extension', async () => {

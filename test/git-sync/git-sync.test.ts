@@ -368,7 +368,7 @@ describe('credentials', () => {
       expect(seen).not.toContain(secret);
     }
     const sync = await t.prisma.gitSync.findUniqueOrThrow({ where: { spaceId } });
-    expect(sync).toMatchObject({ url: `${server.origin}/private.git`, credentialsCiphertext: expect.stringMatching(/^v1\./) });
+    expect(sync).toMatchObject({ url: `${server.origin}/private.git`, credentialsCiphertext: expect.stringMatching(/^v2\./) });
   });
 
   it('says when the server asks for credentials the URL does not have', async () => {

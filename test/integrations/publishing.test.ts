@@ -4,6 +4,7 @@
 // preview images) at signed, versioned URLs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishIntegration } from '../../node_modules/gitbook-api-0202/dist/client.js';
+import { integrationSecretsSealedFor } from '../../src/integrations/service.js';
 import { unseal } from '../../src/kernel/sealed.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
@@ -115,7 +116,9 @@ describe('POST /v1/integrations/{integrationName}', () => {
     expect(data).not.toHaveProperty('secrets');
     const row = await t.prisma.integration.findUniqueOrThrow({ where: { name: 'acme.analytics_v-1' } });
     expect(row.secretsCiphertext).not.toContain('sk-very-secret-value');
-    expect(JSON.parse(unseal(t.app.services.secret, row.secretsCiphertext!))).toEqual({ API_KEY: 'sk-very-secret-value' });
+    expect(JSON.parse(unseal(t.app.services.secret, integrationSecretsSealedFor(row.name), row.secretsCiphertext!))).toEqual({
+      API_KEY: 'sk-very-secret-value',
+    });
     for (const path of ['/v1/integrations/acme.analytics_v-1', '/v1/integrations?search=analytics']) {
       const res = await t.request('GET', path, { token: world.admin.token });
       expect(res.status).toBe(200);

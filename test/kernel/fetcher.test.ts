@@ -66,6 +66,36 @@ describe('the guarded fetcher', () => {
     }
   });
 
+  it('classifies IPv6 addresses that carry an IPv4 address by the IPv4 address they carry', () => {
+    const carrying = {
+      'IPv4-compatible': ['::127.0.0.1', '::7f00:1', '::10.0.0.1', '::a9fe:a9fe', '::8.8.8.8'],
+      'IPv4-mapped': ['::ffff:7f00:1', '::ffff:192.168.1.1', '::ffff:8.8.8.8'],
+      'IPv4-translated (RFC 6145)': ['::ffff:0:7f00:1', '::ffff:0:a00:1', '::ffff:0:808:808'],
+      'NAT64 (64:ff9b::/96)': ['64:ff9b::7f00:1', '64:ff9b::10.1.2.3', '64:ff9b::a9fe:a9fe', '64:ff9b::808:808'],
+      '6to4 (2002::/16)': ['2002:7f00:1::1', '2002:c0a8:101::1', '2002:a00:1:1::1', '2002:808:808::1'],
+      // Server 65.54.227.120; client 10.0.0.1, 127.0.0.1, then 8.8.8.8, inverted as Teredo writes it.
+      'Teredo (2001::/32)': [
+        '2001:0:4136:e378:8000:63bf:f5ff:fffe',
+        '2001:0:4136:e378:8000:63bf:80ff:fffe',
+        '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+      ],
+    };
+    const publicOnes = new Set([
+      '::8.8.8.8',
+      '::ffff:8.8.8.8',
+      '::ffff:0:808:808',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+      '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+    ]);
+    for (const [form, addresses] of Object.entries(carrying)) {
+      for (const address of addresses) expect(isPublicAddress(address), `${form} ${address}`).toBe(publicOnes.has(address));
+    }
+    // Teredo with a private server; NAT64's local-use prefix (RFC 8215), whose hosts are the network's own.
+    expect(isPublicAddress('2001:0:a00:1:8000:63bf:f7f7:f7f7')).toBe(false);
+    expect(isPublicAddress('64:ff9b:1::808:808')).toBe(false);
+  });
+
   it('refuses loopback, private and link-local targets, literal or resolved, before connecting', async () => {
     const fetcher = createFetcher({ allowPrivateNetwork: false });
     try {
@@ -75,6 +105,16 @@ describe('the guarded fetcher', () => {
         'http://169.254.169.254/latest/meta-data',
         'http://[::1]/',
         'http://[::ffff:7f00:1]/',
+        `http://[::127.0.0.1]:${(server.address() as AddressInfo).port}/hello`,
+        `http://[::ffff:127.0.0.1]:${(server.address() as AddressInfo).port}/hello`,
+        'http://[::a9fe:a9fe]/latest/meta-data',
+        'http://[::ffff:10.0.0.1]/',
+        'http://[::ffff:0:7f00:1]/',
+        'http://[64:ff9b::7f00:1]/',
+        'http://[64:ff9b::169.254.169.254]/',
+        'http://[2002:7f00:1::1]/',
+        'http://[2002:c0a8:101::1]/',
+        'http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/',
       ]) {
         expect(await failure(fetcher.get(url)), url).toMatchObject({ code: 'PRIVATE_ADDRESS' });
       }
@@ -96,6 +136,9 @@ describe('the guarded fetcher', () => {
       const hello = await fetcher.get(`${base}/to-hello`);
       expect(hello).toMatchObject({ url: `${base}/hello`, status: 200, contentType: 'text/plain' });
       expect(hello.body.toString()).toBe('hello');
+      // The same loopback server through the IPv4-mapped form of its address: refused above, reached here.
+      const mapped = await fetcher.get(`http://[::ffff:127.0.0.1]:${(server.address() as AddressInfo).port}/hello`);
+      expect(mapped.body.toString()).toBe('hello');
       expect(await failure(fetcher.get(`${base}/redirect`, { maxRedirects: 3 }))).toMatchObject({ code: 'TOO_MANY_REDIRECTS' });
       expect(await failure(fetcher.get(`${base}/slow`, { timeoutMs: 200 }))).toMatchObject({ code: 'TIMEOUT' });
       expect(await failure(fetcher.get(`${base}/big`, { maxBytes: 50_000 }))).toMatchObject({ code: 'TOO_LARGE' });

@@ -11,6 +11,7 @@ import type { Site } from '../../src/generated/prisma/client.js';
 import type { Context } from '../../src/kernel/context.js';
 import { newId } from '../../src/kernel/ids.js';
 import { unseal } from '../../src/kernel/sealed.js';
+import { privateKeySealedFor } from '../../src/publishing-auth/service.js';
 import { verifyVisitorToken } from '../../src/publishing-auth/visitors.js';
 import { buildSite, buildSiteSpace } from '../site-redirects/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -82,7 +83,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth', () => {
     expect(data).toEqual({ object: 'publishing-auth', backend: 'custom', privateKey: expect.stringMatching(/^[\w-]{43}$/) });
     const row = await t.prisma.publishingAuth.findUniqueOrThrow({ where: { siteId: site.id } });
     expect(row.privateKeyCiphertext).not.toContain(data.privateKey);
-    expect(unseal(ctx.secret, row.privateKeyCiphertext)).toBe(data.privateKey);
+    expect(unseal(ctx.secret, privateKeySealedFor(row.siteId), row.privateKeyCiphertext)).toBe(data.privateKey);
 
     expect((await client.orgs.getSitePublishingAuthById(acme, site.id)).data.privateKey).toBe(data.privateKey);
     expect(await t.prisma.publishingAuth.count({ where: { siteId: site.id } })).toBe(1);
@@ -177,7 +178,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth', () =>
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ backend: 'custom', fallbackURL: 'http://intranet.example.com/' });
     const row = await t.prisma.publishingAuth.findUniqueOrThrow({ where: { siteId: site.id } });
-    expect(unseal(ctx.secret, row.privateKeyCiphertext)).toBe(res.body.privateKey);
+    expect(unseal(ctx.secret, privateKeySealedFor(row.siteId), row.privateKeyCiphertext)).toBe(res.body.privateKey);
   });
 
   it('enforces every limit with a 400 naming the field, and is for the site’s admins', async () => {

@@ -19,8 +19,9 @@ export const shareLinkBudgets: DomainBudgets = {
   calls: async ({ t, organizationId }) => {
     const site = await buildSite(t.prisma, { organizationId, title: 'Share links budget', visibility: 'share_link' });
     const link = async (name: string) => {
-      const { keyHash, keyCiphertext } = newShareKey(t.app.services as Context);
-      return t.prisma.shareLink.create({ data: { id: newId(), siteId: site.id, name, keyHash, keyCiphertext } });
+      const id = newId();
+      const { keyHash, keyCiphertext } = newShareKey(t.app.services as Context, id);
+      return t.prisma.shareLink.create({ data: { id, siteId: site.id, name, keyHash, keyCiphertext } });
     };
     const [changed, doomed] = [await link('Changed'), await link('Doomed')];
     await link('Kept');

@@ -6,7 +6,7 @@ import type { Site } from '../../src/generated/prisma/client.js';
 import type { Context } from '../../src/kernel/context.js';
 import { hashToken } from '../../src/kernel/ids.js';
 import { unseal } from '../../src/kernel/sealed.js';
-import { activeShareLink } from '../../src/share-links/keys.js';
+import { activeShareLink, shareKeySealedFor } from '../../src/share-links/keys.js';
 import { buildSite } from '../site-redirects/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
@@ -70,8 +70,8 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/share-links', () => {
     const row = await t.prisma.shareLink.findUniqueOrThrow({ where: { id: data.id } });
     expect(JSON.stringify(row)).not.toContain(key);
     expect(row.keyHash).toBe(hashToken(key));
-    expect(row.keyCiphertext).toMatch(/^v1\./);
-    expect(unseal(ctx.secret, row.keyCiphertext)).toBe(key);
+    expect(row.keyCiphertext).toMatch(/^v2\./);
+    expect(unseal(ctx.secret, shareKeySealedFor(row.id), row.keyCiphertext)).toBe(key);
     expect((await activeShareLink(ctx, site.id, key))?.id).toBe(data.id);
     expect(await activeShareLink(ctx, otherSite.id, key)).toBeNull();
 

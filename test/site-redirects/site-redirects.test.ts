@@ -491,7 +491,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/redirect', () => {
   it('appends a captured rest to published URLs, keeping the share key in the query', async () => {
     const shared = await buildSite(t.prisma, { organizationId: acme, hostname: 'shared.acme.example.com', visibility: 'share_link' });
     const section = await buildSiteSection(t.prisma, shared.id, 'guides');
-    const { key, keyHash, keyCiphertext } = newShareKey(t.app.services as Context);
+    const { key, keyHash, keyCiphertext } = newShareKey(t.app.services as Context, 'lookupShareLink00001');
     await t.prisma.shareLink.create({ data: { id: 'lookupShareLink00001', siteId: shared.id, name: 'Lookup', keyHash, keyCiphertext } });
     await created({ source: '/old/*', destination: { kind: 'site-section', siteSectionId: section.id }, captureWildcard: true }, shared.id);
     const res = await find(`source=/old/a/b&shareKey=${key}`, world.reader.token, shared.id);
@@ -503,7 +503,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/redirect', () => {
     const siteSpace = await buildSiteSpace(t.prisma, shared.id, manual.id, 'manual');
     await t.prisma.site.update({ where: { id: shared.id }, data: { defaultSiteSpaceId: siteSpace.id } });
     const link = async (id: string, siteId: string, active = true) => {
-      const { key, keyHash, keyCiphertext } = newShareKey(t.app.services as Context);
+      const { key, keyHash, keyCiphertext } = newShareKey(t.app.services as Context, id);
       await t.prisma.shareLink.create({ data: { id, siteId, name: id, keyHash, keyCiphertext, active } });
       return key;
     };
