@@ -15,8 +15,10 @@ describe('loadConfig', () => {
       poolSize: 10,
       purgeIntervalMinutes: 60,
       linkCheckTimeoutSeconds: 10,
+      hostnameRecheckMinutes: 1440,
       bootstrap: {},
     });
+    expect(config.dnsServers).toBeUndefined();
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
   });
 
@@ -33,12 +35,29 @@ describe('loadConfig', () => {
     ['BOOTSTRAP_EMAIL', 'admin@'],
     ['BOOTSTRAP_ORGANIZATION', 'x'],
     ['LOG_LEVEL', 'loud'],
+    ['DNS_SERVERS', 'dns.example.com'],
+    ['DNS_SERVERS', '127.0.0.1:0'],
+    ['DNS_SERVERS', '1.1.1.1,localhost:53'],
+    ['DNS_SERVERS', '127.0.0.1:99999'],
+    ['DNS_SERVERS', ','],
+    ['HOSTNAME_RECHECK_MINUTES', '0'],
+    ['HOSTNAME_RECHECK_MINUTES', '43201'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(
       new RegExp(`^Invalid configuration: ${name} .*\\(got ${JSON.stringify(JSON.stringify(value)).slice(1, -1)}\\)\\.$`),
     );
+  });
+
+  it('takes DNS servers as IPv4 and IPv6 addresses, with or without a port', () => {
+    expect(loadConfig({ DNS_SERVERS: ' 127.0.0.1:5353, 1.1.1.1,::1,[2606:4700::1111]:53' }).dnsServers).toEqual([
+      '127.0.0.1:5353',
+      '1.1.1.1',
+      '::1',
+      '[2606:4700::1111]:53',
+    ]);
+    expect(() => loadConfig({ DNS_SERVERS: '[127.0.0.1]:53' })).toThrow(ConfigError);
   });
 
   it('takes a PostgreSQL URL in either spelling', () => {
