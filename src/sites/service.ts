@@ -207,7 +207,8 @@ async function claimAddresses(
     const after = next.proxy && proxyHost(next.proxy);
     if (before && before !== after) await releaseProxyHost(tx, site.organizationId, before, site.id);
     data.proxy = next.proxy;
-    data.proxyActive = after ? (after === before ? site.proxyActive : await claimHost(tx, ctx, site, 'proxy', after)) : false;
+    // Still on the host of an active claim: the claim and the row's copy of its state stay (a check may be writing it).
+    if (!(after && after === before && site.proxyActive)) data.proxyActive = after ? await claimHost(tx, ctx, site, 'proxy', after) : false;
   }
   return data;
 }
@@ -222,7 +223,9 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
   const { sectionId } = change.defaultSiteSpace || change.defaultSiteSection ? await defaultsOf(ctx, site, change) : { sectionId: null };
   const hostname = change.hostname === undefined || change.hostname === site.hostname ? undefined : change.hostname;
   const proxy = change.proxy === undefined ? undefined : change.proxy && withLowercaseHost(change.proxy);
-  const next = { ...(hostname !== undefined && { hostname }), ...(proxy !== undefined && proxy !== site.proxy && { proxy }) };
+  // A proxy sent again while out of effect is claimed again (its organization's claim joined, or one made anew).
+  const proxyClaimed = proxy !== undefined && (proxy !== site.proxy || (proxy !== null && !site.proxyActive));
+  const next = { ...(hostname !== undefined && { hostname }), ...(proxyClaimed && { proxy }) };
   const claiming = Object.keys(next).length > 0;
   const finalHostname = next.hostname === undefined ? site.hostname : next.hostname;
   const finalProxy = next.proxy === undefined ? site.proxy : next.proxy;

@@ -111,6 +111,15 @@ it('keeps hostnames and proxies set before as they were, active without proof, o
   expect(await lookup('https://www.acme.test/theirs/intro')).toBeNull();
   const latecomer = await t.prisma.site.findUniqueOrThrow({ where: { id: sites.latecomer } });
   expect([latecomer.proxy, latecomer.proxyActive]).toEqual(['www.acme.test/theirs', false]);
+  // Sent again, or moved on the same host, such a proxy is claimed again, and refused.
+  for (const [siteId, proxy] of [
+    [sites.latecomer, 'www.acme.test/theirs'],
+    [sites.latecomer, 'www.acme.test/elsewhere'],
+    [sites.underHostname, 'old.acme.test/theirs'],
+  ]) {
+    const res = await t.request('PATCH', `/v1/orgs/${other}/sites/${siteId}`, { token: world.outsider.token, body: { proxy } });
+    expect(res.status, proxy).toBe(409);
+  }
 
   const read = await getClaim('old.acme.test');
   expectMatchesSpec('0202', 'get', '/custom-hostnames/{hostname}', 200, read.body);
