@@ -1,6 +1,7 @@
 // Runtime configuration, read once from the environment (and a .env file). Every variable is documented in
 // README.md, and every one is validated: a bad value stops the start with a line that names it.
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -19,6 +20,16 @@ const wholeNumber = (min: number, max: number) => {
   const error = `must be a whole number from ${min} to ${max}`;
   return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 };
+
+/** A DNS server as node:dns's setServers takes it: an IP address, with a port after it (`[v6]:port` for IPv6). */
+function isDnsServer(server: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server);
+  const v4WithPort = /^([\d.]+):(\d{1,5})$/.exec(server);
+  const [address, port] = bracketed ? [bracketed[1], bracketed[2]] : v4WithPort ? [v4WithPort[1], v4WithPort[2]] : [server, undefined];
+  const family = isIP(address);
+  if (!family || (bracketed && family !== 6) || (v4WithPort && family !== 4)) return false;
+  return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+}
 
 const Env = z.object({
   PORT: wholeNumber(0, 65535).default(3000),
@@ -79,6 +90,22 @@ const Env = z.object({
   VISITOR_TOKEN_MAX_HOURS: wholeNumber(1, 365 * 24).default(24),
   ALLOW_PRIVATE_NETWORK: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   BUILD_DATE: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+  DNS_SERVERS: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((server) => server.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.string())
+        .min(1)
+        .refine((servers) => servers.every(isDnsServer), 'must be comma-separated IP addresses, each with an optional :port ([v6]:port)'),
+    )
+    .optional(),
+  HOSTNAME_RECHECK_MINUTES: wholeNumber(1, 30 * 24 * 60).default(24 * 60),
 });
 
 export interface Config {
@@ -140,6 +167,10 @@ export interface Config {
   allowPrivateNetwork: boolean;
   /** The release date GET /v1/ reports, set by whoever packages the service. */
   buildDate?: string;
+  /** The DNS servers that checks of hostname proofs ask (`ip` or `ip:port`); unset: the system's resolvers. */
+  dnsServers?: string[];
+  /** How often an active hostname or proxy claim has its proof checked again. */
+  hostnameRecheckMinutes: number;
 }
 
 /** An error of configuration: its message names the variable and what it takes, for a one-line report. */
@@ -193,6 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inviteMailsPerDay: e.INVITE_MAILS_PER_DAY,
     visitorTokenMaxHours: e.VISITOR_TOKEN_MAX_HOURS,
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK === 'true',
+    dnsServers: e.DNS_SERVERS,
+    hostnameRecheckMinutes: e.HOSTNAME_RECHECK_MINUTES,
   };
 }
 

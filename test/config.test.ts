@@ -17,8 +17,10 @@ describe('loadConfig', () => {
       linkCheckTimeoutSeconds: 10,
       inviteMailsPerDay: 500,
       visitorTokenMaxHours: 24,
+      hostnameRecheckMinutes: 1440,
       bootstrap: {},
     });
+    expect(config.dnsServers).toBeUndefined();
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
     expect(config.git).toEqual({
       downloadBytes: 200 * 2 ** 20,
@@ -57,6 +59,13 @@ describe('loadConfig', () => {
     ['GIT_MAX_IMPORT_MB', '0'],
     ['GIT_MAX_DOWNLOAD_MB', '1.5'],
     ['GIT_MAX_OBJECTS', '-1'],
+    ['DNS_SERVERS', 'dns.example.com'],
+    ['DNS_SERVERS', '127.0.0.1:0'],
+    ['DNS_SERVERS', '1.1.1.1,localhost:53'],
+    ['DNS_SERVERS', '127.0.0.1:99999'],
+    ['DNS_SERVERS', ','],
+    ['HOSTNAME_RECHECK_MINUTES', '0'],
+    ['HOSTNAME_RECHECK_MINUTES', '43201'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);
@@ -80,6 +89,14 @@ describe('loadConfig', () => {
       failedAuthenticationsPerAddress: 20,
       store: 'memory',
     });
+  it('takes DNS servers as IPv4 and IPv6 addresses, with or without a port', () => {
+    expect(loadConfig({ DNS_SERVERS: ' 127.0.0.1:5353, 1.1.1.1,::1,[2606:4700::1111]:53' }).dnsServers).toEqual([
+      '127.0.0.1:5353',
+      '1.1.1.1',
+      '::1',
+      '[2606:4700::1111]:53',
+    ]);
+    expect(() => loadConfig({ DNS_SERVERS: '[127.0.0.1]:53' })).toThrow(ConfigError);
   });
 
   it('takes a PostgreSQL URL in either spelling', () => {

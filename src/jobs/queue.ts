@@ -47,11 +47,11 @@ export interface EnqueueOptions {
 type Tx = Pick<Services['prisma'], '$queryRaw' | '$executeRaw'>;
 
 /**
- * The end of a statement that enqueues a job when `when` holds: `job AS (...) SELECT <the job's row>`, to follow the
- * statement's `WITH` (and its own common table expressions), so that a write can ask for work in its own statement.
- * It writes the BackgroundJob row and graphile-worker's job together.
+ * Common table expressions `job` and `queued` that enqueue a job when `when` holds (it may read the statement's
+ * earlier ones), for a statement that answers something else: its final SELECT must read `queued` whole (PostgreSQL
+ * runs a reading CTE only as far as it is read). It writes the BackgroundJob row and graphile-worker's job together.
  */
-export function enqueueing<Payload>(
+export function enqueueingAside<Payload>(
   task: TaskDefinition<Payload>,
   payload: Payload,
   options: EnqueueOptions = {},
@@ -65,12 +65,28 @@ export function enqueueing<Payload>(
              ${JSON.stringify(payload)}::jsonb, ${maxAttempts}, now()
        WHERE ${when}
       RETURNING *
-    )
-    SELECT job.* FROM job, LATERAL (
-      SELECT graphile_worker.add_job(${task.name}, json_build_object('jobId', job.id),
-        queue_name => ${options.queue ?? null}::text, run_at => ${options.runAt ?? null}::timestamptz,
-        max_attempts => ${maxAttempts}::int)
-    ) queued`;
+    ),
+    queued AS (
+      SELECT job.id FROM job, LATERAL (
+        SELECT graphile_worker.add_job(${task.name}, json_build_object('jobId', job.id),
+          queue_name => ${options.queue ?? null}::text, run_at => ${options.runAt ?? null}::timestamptz,
+          max_attempts => ${maxAttempts}::int)
+      ) added
+    )`;
+}
+
+/**
+ * The end of a statement that enqueues a job when `when` holds: `job AS (...), queued AS (...) SELECT <the job's
+ * row>`, to follow the statement's `WITH` (and its own common table expressions), so that a write can ask for work in
+ * its own statement.
+ */
+export function enqueueing<Payload>(
+  task: TaskDefinition<Payload>,
+  payload: Payload,
+  options: EnqueueOptions = {},
+  when: Prisma.Sql = Prisma.sql`TRUE`,
+): Prisma.Sql {
+  return Prisma.sql`${enqueueingAside(task, payload, options, when)} SELECT job.* FROM job JOIN queued USING (id)`;
 }
 
 /**

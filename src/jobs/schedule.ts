@@ -3,12 +3,14 @@
 // once, the first purges and the others find nothing left. It also forgets finished background jobs after a week,
 // and the checks of URLs nothing links to. Each tick also has week-old link checks done again (src/links/checking.ts),
 // and OpenAPI specs fetched from URLs processed again when last processed over an hour ago (src/openapi/processing.ts).
+// Each tick also has the proofs of hostname and proxy claims checked when due (src/sites/proof.ts).
 // At start-up, while spaces written before the search index existed are not indexed yet, it enqueues their indexing.
 import { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
 import { forgetUnlinkedChecks, linkCheckTask, scheduleLinkChecks } from '../links/checking.js';
 import { refreshOpenAPISpecs } from '../openapi/processing.js';
 import { searchBackfillTask } from '../search/index.js';
+import { hostnameCheckTask, scheduleHostnameChecks } from '../sites/proof.js';
 import { purgeDeletedSpaces } from '../spaces/purge.js';
 import { defineTask, enqueue } from './queue.js';
 
@@ -32,6 +34,7 @@ export function startScheduledJobs(services: Services) {
     enqueue(services.prisma, purgeTask, {}).catch((error) => services.logger.error({ job: purgeTask.name, err: error }, 'enqueue failed'));
     scheduleLinkChecks(services).catch((error) => services.logger.error({ job: linkCheckTask.name, err: error }, 'enqueue failed'));
     refreshOpenAPISpecs(services).catch((error) => services.logger.error({ job: 'openapi-process', err: error }, 'enqueue failed'));
+    scheduleHostnameChecks(services).catch((error) => services.logger.error({ job: hostnameCheckTask.name, err: error }, 'enqueue failed'));
   };
   void tick();
   void services.prisma.$queryRaw<{ waiting: boolean }[]>`SELECT EXISTS (SELECT 1 FROM "SearchBacklog") AS waiting`

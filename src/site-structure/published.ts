@@ -181,7 +181,8 @@ const segmentsOf = (pathname: string) =>
 
 /**
  * The published site a URL is in, and how many of its path segments the site's root takes: by custom hostname, else by
- * the longest proxy (`hostname/path`) it is under, else under SITES_URL as `<organization>/<basename or id>/`.
+ * the longest proxy (`hostname/path`) it is under, else under SITES_URL as `<organization>/<basename or id>/`. A
+ * hostname or proxy whose claim is not active (not proven yet, or lapsed) leads nowhere.
  */
 async function publishedSiteAt(ctx: Context, url: URL): Promise<{ site: SiteRow; depth: number } | null> {
   const host = url.hostname.toLowerCase();
@@ -193,12 +194,14 @@ async function publishedSiteAt(ctx: Context, url: URL): Promise<{ site: SiteRow;
   const [organizationId, name] = underRoot ? segments.slice(rootDepth, rootDepth + 2) : [null, null];
   const found = await ctx.sql<SiteRow>(Prisma.sql`
     SELECT * FROM "Site" WHERE published AND (
-      hostname = ${host} OR proxy = ANY(${proxies}::text[])
+      (hostname = ${host} AND "hostnameActive") OR (proxy = ANY(${proxies}::text[]) AND "proxyActive")
       OR ("organizationId" = ${organizationId} AND coalesce(basename, id) = ${name}))
     ORDER BY "createdAt", id`);
-  const byHostname = found.find((site) => site.hostname === host);
+  const byHostname = found.find((site) => site.hostnameActive && site.hostname === host);
   if (byHostname) return { site: byHostname, depth: 0 };
-  const byProxy = found.filter((site) => site.proxy && proxies.includes(site.proxy)).sort((a, b) => b.proxy!.length - a.proxy!.length)[0];
+  const byProxy = found
+    .filter((site) => site.proxyActive && site.proxy && proxies.includes(site.proxy))
+    .sort((a, b) => b.proxy!.length - a.proxy!.length)[0];
   if (byProxy) return { site: byProxy, depth: proxies.indexOf(byProxy.proxy!) + 1 };
   const underSites = found.find((site) => site.organizationId === organizationId && (site.basename ?? site.id) === name);
   return underSites ? { site: underSites, depth: rootDepth + 2 } : null;

@@ -14,7 +14,15 @@ export interface SpacePublishedUrls {
 
 type Found = Pick<
   Site,
-  'organizationId' | 'hostname' | 'proxy' | 'basename' | 'visibility' | 'defaultSiteSectionId' | 'defaultSiteSpaceId'
+  | 'organizationId'
+  | 'hostname'
+  | 'hostnameActive'
+  | 'proxy'
+  | 'proxyActive'
+  | 'basename'
+  | 'visibility'
+  | 'defaultSiteSectionId'
+  | 'defaultSiteSpaceId'
 > &
   Pick<SiteSpace, 'spaceId' | 'path'> & {
     siteId: string;
@@ -32,7 +40,8 @@ type Found = Pick<
 export const publishedSiteSpaceSql = (spaceId: Prisma.Sql) => Prisma.sql`(
   SELECT json_build_object(
            'spaceId', place."spaceId", 'siteSpaceId', place.id, 'path', place.path, 'sectionId', place."sectionId",
-           'siteId', site.id, 'organizationId', site."organizationId", 'hostname', site.hostname, 'proxy', site.proxy,
+           'siteId', site.id, 'organizationId', site."organizationId", 'hostname', site.hostname,
+           'hostnameActive', site."hostnameActive", 'proxy', site.proxy, 'proxyActive', site."proxyActive",
            'basename', site.basename, 'visibility', site.visibility, 'defaultSiteSectionId', site."defaultSiteSectionId",
            'defaultSiteSpaceId', site."defaultSiteSpaceId", 'sectionPath', section.path,
            'sectionDefault', section."defaultSiteSpaceId")

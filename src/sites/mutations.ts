@@ -64,12 +64,15 @@ export const UpdateSiteInput = builder.inputType('UpdateSiteInput', {
     }),
     defaultSiteSection: t.id({ description: 'A section of the site: the default one.', validate: rules.id }),
     proxy: t.string({
-      description: 'Serve the site under a path of another domain (example.com/docs); null removes it. Needs admin.',
+      description:
+        'Serve the site under a path of another domain (example.com/docs); null removes it. Needs admin. Claims the host for ' +
+        'the organization’s proxies (unless it holds it already): in effect once proven, see `customHostname`.',
       validate: proxy,
     }),
     hostname: t.string({
       description:
-        'Custom hostname (docs.example.com), unique across the instance; null removes it. Needs admin. Not writable in GitBook’s API.',
+        'Custom hostname (docs.example.com), claimed across the instance (no other site’s hostname or proxy host); null ' +
+        'removes it. Needs admin. In effect once proven, see `customHostname`. Not writable in GitBook’s API.',
       validate: hostname,
     }),
   }),

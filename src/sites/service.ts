@@ -1,6 +1,6 @@
 // Creating, changing, publishing and deleting sites, and setting their adaptive schema. Creators of the organization
 // create sites and change their content settings; the settings that decide where a site is served and to whom
-// (visibility, hostname, proxy), publication and deletion are for its admins.
+// (visibility, hostname, proxy, which are claims to prove: claims.ts), publication and deletion are for its admins.
 import { Prisma, type Revision, type Site as SiteRow } from '../generated/prisma/client.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
@@ -12,6 +12,7 @@ import { uniquePath } from '../site-structure/paths.js';
 import { createSpace } from '../spaces/service.js';
 import { siteIn } from './access.js';
 import { checkAdaptiveSchema } from './adaptive-schema.js';
+import { claimHost, proxyHost, releaseHostname, releaseProxyHost, withLowercaseHost } from './claims.js';
 import { type AdaptiveSchemaView, siteSpaceCounts } from './types.js';
 
 /** The title of a site created without one. */
@@ -161,25 +162,79 @@ async function defaultsOf(ctx: Context, site: SiteRow, change: SiteChange): Prom
   return { sectionId: defaultSection };
 }
 
-/** A hostname is one site's across the instance (and no organization's custom hostname); a basename one site's in its organization. */
-async function checkAddressesFree(ctx: Context, site: SiteRow, change: SiteChange): Promise<void> {
-  const hostname = change.hostname ?? null;
-  const basename = change.basename ?? null;
-  const [taken] = await ctx.sql<{ hostname: boolean; basename: boolean }>(Prisma.sql`
-    SELECT (EXISTS (SELECT 1 FROM "Site" s WHERE s.hostname = ${hostname} AND s.id <> ${site.id})
-            OR EXISTS (SELECT 1 FROM "Organization" o WHERE o."customHostname" = ${hostname})) AS hostname,
+/**
+ * Addresses a change takes that no other site may hold: a hostname or proxy host that is an organization's custom
+ * hostname (other sites' claims are refused as the claims are made, see claims.ts), a proxy another site of the
+ * organization has, and a basename another site of the organization has.
+ */
+async function checkAddressesFree(
+  ctx: Context,
+  site: SiteRow,
+  taken: { hostname: string | null; proxy: string | null; basename: string | null },
+): Promise<void> {
+  const hosts = [taken.hostname, taken.proxy && proxyHost(taken.proxy)].filter((host) => host !== null);
+  const [found] = await ctx.sql<{ organizationHost: string | null; proxy: boolean; basename: boolean }>(Prisma.sql`
+    SELECT (SELECT o."customHostname" FROM "Organization" o WHERE o."customHostname" = ANY(${hosts}::text[]) LIMIT 1) AS "organizationHost",
            EXISTS (SELECT 1 FROM "Site" s WHERE s."organizationId" = ${site.organizationId} AND s.id <> ${site.id}
-                      AND COALESCE(s.basename, s.id) = ${basename}) AS basename`);
-  if (taken.hostname) throw conflict(`The hostname ${JSON.stringify(hostname)} is already used by another site.`);
-  if (taken.basename) throw conflict(`The basename ${JSON.stringify(basename)} is already used by another site of this organization.`);
+                      AND s.proxy = ${taken.proxy}) AS proxy,
+           EXISTS (SELECT 1 FROM "Site" s WHERE s."organizationId" = ${site.organizationId} AND s.id <> ${site.id}
+                      AND COALESCE(s.basename, s.id) = ${taken.basename}) AS basename`);
+  if (found.organizationHost) throw conflict(`The host ${JSON.stringify(found.organizationHost)} is an organization's custom hostname.`);
+  if (found.proxy) throw conflict(`The proxy ${JSON.stringify(taken.proxy)} is already used by another site of this organization.`);
+  if (found.basename)
+    throw conflict(`The basename ${JSON.stringify(taken.basename)} is already used by another site of this organization.`);
 }
 
-/** Changes a site's settings; returns its row as changed. */
+/**
+ * The writes of a changed hostname or proxy, in the caller's transaction: the claims the site no longer needs are
+ * released, the new ones made (or the organization's proxy host joined), and the row's values come with whether each
+ * is active.
+ */
+async function claimAddresses(
+  tx: Prisma.TransactionClient,
+  ctx: Context,
+  site: SiteRow,
+  next: { hostname?: string | null; proxy?: string | null },
+): Promise<Prisma.SiteUncheckedUpdateInput> {
+  const data: Prisma.SiteUncheckedUpdateInput = {};
+  if (next.hostname !== undefined) {
+    if (site.hostname) await releaseHostname(tx, site.id);
+    data.hostname = next.hostname;
+    data.hostnameActive = next.hostname ? await claimHost(tx, ctx, site, 'hostname', next.hostname) : false;
+  }
+  if (next.proxy !== undefined) {
+    const before = site.proxy && proxyHost(site.proxy);
+    const after = next.proxy && proxyHost(next.proxy);
+    if (before && before !== after) await releaseProxyHost(tx, site.organizationId, before, site.id);
+    data.proxy = next.proxy;
+    // Still on the host of an active claim: the claim and the row's copy of its state stay (a check may be writing it).
+    if (!(after && after === before && site.proxyActive)) data.proxyActive = after ? await claimHost(tx, ctx, site, 'proxy', after) : false;
+  }
+  return data;
+}
+
+/**
+ * Changes a site's settings; returns its row as changed. A new hostname or proxy is claimed (claims.ts): it takes
+ * effect once proven, and the site keeps its default URL until then.
+ */
 export async function updateSite(ctx: Context, organizationId: string, siteId: string, change: SiteChange): Promise<SiteRow> {
   const servingChange = change.visibility != null || change.hostname !== undefined || change.proxy !== undefined;
   const { row: site } = await siteIn(ctx, organizationId, siteId, servingChange ? 'admin' : 'edit');
   const { sectionId } = change.defaultSiteSpace || change.defaultSiteSection ? await defaultsOf(ctx, site, change) : { sectionId: null };
-  if (change.hostname || change.basename) await checkAddressesFree(ctx, site, change);
+  const hostname = change.hostname === undefined || change.hostname === site.hostname ? undefined : change.hostname;
+  const proxy = change.proxy === undefined ? undefined : change.proxy && withLowercaseHost(change.proxy);
+  // A proxy sent again while out of effect is claimed again (its organization's claim joined, or one made anew).
+  const proxyClaimed = proxy !== undefined && (proxy !== site.proxy || (proxy !== null && !site.proxyActive));
+  const next = { ...(hostname !== undefined && { hostname }), ...(proxyClaimed && { proxy }) };
+  const claiming = Object.keys(next).length > 0;
+  const finalHostname = next.hostname === undefined ? site.hostname : next.hostname;
+  const finalProxy = next.proxy === undefined ? site.proxy : next.proxy;
+  if (claiming && finalHostname && finalProxy && proxyHost(finalProxy) === finalHostname) {
+    throw conflict(`The proxy ${JSON.stringify(finalProxy)} is on the site's own hostname, which serves that whole host.`);
+  }
+  if (next.hostname || next.proxy || change.basename) {
+    await checkAddressesFree(ctx, site, { hostname: next.hostname ?? null, proxy: next.proxy ?? null, basename: change.basename ?? null });
+  }
   const data: Prisma.SiteUncheckedUpdateInput = {
     ...(change.title != null && { title: change.title }),
     ...(change.visibility != null && { visibility: change.visibility }),
@@ -187,21 +242,22 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
     ...(change.adaptiveContent != null && { adaptiveContentEnabled: change.adaptiveContent.enabled }),
     ...(change.defaultSiteSection != null && { defaultSiteSectionId: change.defaultSiteSection }),
     ...(change.defaultSiteSpace != null && !sectionId && { defaultSiteSpaceId: change.defaultSiteSpace }),
-    ...(change.proxy !== undefined && { proxy: change.proxy }),
-    ...(change.hostname !== undefined && { hostname: change.hostname }),
   };
-  if (!Object.keys(data).length && !sectionId) return site;
+  if (!Object.keys(data).length && !sectionId && !claiming) return site;
   try {
-    if (!sectionId) return await ctx.prisma.site.update({ where: { id: siteId }, data });
-    const [updated] = await ctx.prisma.$transaction([
-      ctx.prisma.site.update({ where: { id: siteId }, data }),
-      ctx.prisma.siteSection.update({
-        where: { id: sectionId },
-        data: { defaultSiteSpaceId: change.defaultSiteSpace },
-        select: { id: true },
-      }),
-    ]);
-    return updated;
+    if (!sectionId && !claiming) return await ctx.prisma.site.update({ where: { id: siteId }, data });
+    return await ctx.prisma.$transaction(async (tx) => {
+      const addresses = claiming ? await claimAddresses(tx, ctx, site, next) : {};
+      const updated = await tx.site.update({ where: { id: siteId }, data: { ...data, ...addresses } });
+      if (sectionId) {
+        await tx.siteSection.update({
+          where: { id: sectionId },
+          data: { defaultSiteSpaceId: change.defaultSiteSpace },
+          select: { id: true },
+        });
+      }
+      return updated;
+    });
   } catch (error) {
     // Two requests claiming one hostname at once: the unique index decides.
     if (isUniqueViolation(error)) throw conflict(`The hostname ${JSON.stringify(change.hostname)} is already used by another site.`);
@@ -209,10 +265,18 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
   }
 }
 
-/** Deletes a site with its site spaces, sections, redirects, share links and publishing auth (by cascade). */
+/** Deletes a site with its site spaces, sections, redirects, share links, publishing auth and claims (by cascade). */
 export async function deleteSite(ctx: Context, organizationId: string, siteId: string): Promise<void> {
-  await siteIn(ctx, organizationId, siteId, 'admin');
-  await ctx.prisma.site.deleteMany({ where: { id: siteId } });
+  const { row: site } = await siteIn(ctx, organizationId, siteId, 'admin');
+  if (!site.proxy) {
+    await ctx.prisma.site.deleteMany({ where: { id: siteId } });
+    return;
+  }
+  const host = proxyHost(site.proxy);
+  await ctx.prisma.$transaction(async (tx) => {
+    await releaseProxyHost(tx, site.organizationId, host, site.id);
+    await tx.site.deleteMany({ where: { id: siteId } });
+  });
 }
 
 /** Publishes or unpublishes a site; its settings and content stay as they are. */

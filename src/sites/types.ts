@@ -58,7 +58,9 @@ const SiteFeature = builder.objectRef<SiteFeatureRow>('SiteFeature').implement({
 const SiteProxy = builder.objectRef<{ origin: string; target: string }>('SiteProxy').implement({
   description: 'The site served under a path of another domain, through a reverse proxy run by the domain’s owner.',
   fields: (t) => ({
-    origin: t.exposeString('origin', { description: 'Where visitors reach the site: hostname and path, e.g. company.com/docs.' }),
+    origin: t.exposeString('origin', {
+      description: 'Where visitors reach the site, hostname and path (company.com/docs), while the claim of the host is active.',
+    }),
     target: t.exposeString('target', {
       description: 'Where the proxy forwards requests: the site’s own root under this instance’s sites URL (SITES_URL).',
     }),
@@ -121,7 +123,11 @@ export const Site = builder.prismaObject('Site', {
     }),
     title: t.exposeString('title'),
     organizationId: t.exposeID('organizationId'),
-    hostname: t.exposeString('hostname', { nullable: true, description: 'Custom hostname the site is served at, e.g. docs.example.com.' }),
+    hostname: t.exposeString('hostname', {
+      nullable: true,
+      description:
+        'Custom hostname the site claims, e.g. docs.example.com; it is served there while the claim is active (`customHostname`).',
+    }),
     basename: t.exposeString('basename', {
       nullable: true,
       description: 'Path segment of the site under the organization on the sites URL (its id when unset).',

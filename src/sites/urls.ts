@@ -1,17 +1,18 @@
 // Where a site is published: at its custom hostname, else behind its proxy, else under SITES_URL as
-// `<organization id>/<basename or site id>/`. Site spaces and sections add their paths below that. A share-link
-// site's URLs hold a share key (`?share=<key>`), which only callers who hold one see.
+// `<organization id>/<basename or site id>/`. A hostname or proxy counts only while its claim is active (proven, see
+// claims.ts): the row's hostnameActive and proxyActive say so. Site spaces and sections add their paths below that. A
+// share-link site's URLs hold a share key (`?share=<key>`), which only callers who hold one see.
 import type { Site } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
 import type { Context } from '../kernel/context.js';
 
+/** What a site's published root is made of. */
+export type SiteAddress = Pick<Site, 'id' | 'organizationId' | 'hostname' | 'hostnameActive' | 'proxy' | 'proxyActive' | 'basename'>;
+
 /** The site's published root, with a trailing slash. */
-export function siteBaseUrl(
-  ctx: Pick<Context, 'config'>,
-  site: Pick<Site, 'id' | 'organizationId' | 'hostname' | 'proxy' | 'basename'>,
-): string {
-  if (site.hostname) return `https://${site.hostname}/`;
-  if (site.proxy) return `https://${site.proxy}/`;
+export function siteBaseUrl(ctx: Pick<Context, 'config'>, site: SiteAddress): string {
+  if (site.hostname && site.hostnameActive) return `https://${site.hostname}/`;
+  if (site.proxy && site.proxyActive) return `https://${site.proxy}/`;
   return `${ctx.config.sitesUrl}/${site.organizationId}/${site.basename ?? site.id}/`;
 }
 
@@ -34,7 +35,7 @@ export const presentedShareKeys = rowAnnotation<object, string | null>('presente
  */
 export async function visiblePublishedUrl(
   ctx: Context,
-  site: Pick<Site, 'id' | 'organizationId' | 'hostname' | 'proxy' | 'basename' | 'published' | 'visibility'>,
+  site: SiteAddress & Pick<Site, 'published' | 'visibility'>,
   path: string,
   row: object,
 ): Promise<string | null> {

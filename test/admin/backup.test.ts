@@ -265,6 +265,17 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
   });
   await prisma.shareLink.create({ data: { id: newId(), siteId: site.id, name: 'Share', keyHash: 'hash', keyCiphertext: 'cipher\n' } });
   await prisma.publishingAuth.create({ data: { siteId: site.id, privateKeyCiphertext: 'key' } });
+  await prisma.hostClaim.create({
+    data: {
+      host: 'docs.acme.example',
+      kind: 'hostname',
+      organizationId,
+      siteId: site.id,
+      token: 'token',
+      createdAt: new Date('2026-01-01T00:00:00.000Z'),
+      lastError: AWKWARD,
+    },
+  });
 
   const field = await prisma.customField.create({
     data: { id: newId(), organizationId, name: 'tags', type: 'tags', options: ['a', 'b\\c', 'd\te'] },

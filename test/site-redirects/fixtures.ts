@@ -1,14 +1,9 @@
 // Sites, sections, site spaces and pages for the tests of redirects, share links and publishing auth, written with
 // Prisma directly (the site domains' own routes are built beside these).
-import type { Prisma, PrismaClient, Site, SiteSection, SiteSpace } from '../../src/generated/prisma/client.js';
+import type { Prisma, PrismaClient, SiteSection, SiteSpace } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
 
-export function buildSite(
-  prisma: PrismaClient,
-  data: Omit<Prisma.SiteUncheckedCreateInput, 'id' | 'title'> & { title?: string },
-): Promise<Site> {
-  return prisma.site.create({ data: { id: newId(), title: 'Docs', ...data } });
-}
+export { buildSite } from '../support/factories.js';
 
 export function buildSiteSection(
   prisma: PrismaClient,

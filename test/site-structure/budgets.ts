@@ -2,7 +2,7 @@
 // of two site spaces each; deletions get a section and a site space of their own.
 import { newId } from '../../src/kernel/ids.js';
 import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
-import { buildSpace } from '../support/factories.js';
+import { buildSite, buildSpace } from '../support/factories.js';
 
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
 
@@ -23,9 +23,11 @@ export const siteStructureBudgets: DomainBudgets = {
     'GET /v1/urls/published': 4,
   },
   calls: async ({ t, organizationId, space }) => {
-    const siteId = newId();
-    await t.prisma.site.create({
-      data: { id: siteId, organizationId, title: 'Structure', published: true, hostname: 'structure.budget.example' },
+    const { id: siteId } = await buildSite(t.prisma, {
+      organizationId,
+      title: 'Structure',
+      published: true,
+      hostname: 'structure.budget.example',
     });
     const sections = ['guides', 'api', 'doomed'].map((path, i) => ({ id: newId(), siteId, title: path, path, position: i + 1 }));
     await t.prisma.siteSection.createMany({ data: sections });

@@ -2,14 +2,15 @@
 // many site spaces the statement-count tests need, in a constant number of statements.
 import type { Prisma, PrismaClient, Site } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
-import { buildSpaces } from '../support/factories.js';
+import { buildSite as buildClaimedSite, buildSpaces } from '../support/factories.js';
 
+/** A site (its hostname and proxy, when given, claimed and proven). */
 export async function buildSite(
   prisma: PrismaClient,
   organizationId: string,
   overrides: Partial<Prisma.SiteUncheckedCreateInput> = {},
 ): Promise<Site> {
-  return prisma.site.create({ data: { id: newId(), organizationId, title: 'Docs', ...overrides } });
+  return buildClaimedSite(prisma, { organizationId, ...overrides });
 }
 
 /** `count` site spaces (each on a new space of the organization) in a section or at the site's root, by position. */

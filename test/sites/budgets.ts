@@ -3,9 +3,11 @@
 // measures the same work (publishing a published site writes nothing).
 import { newId } from '../../src/kernel/ids.js';
 import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
+import { buildSite } from '../support/factories.js';
 
 const SITES = '/v1/orgs/:organizationId/sites';
 const SITE = `${SITES}/:siteId`;
+const CUSTOM_HOSTNAME = '/v1/custom-hostnames/:hostname';
 
 const adaptiveSchema = {
   type: 'object',
@@ -15,17 +17,23 @@ const adaptiveSchema = {
 
 export const sitesBudgets: DomainBudgets = {
   // Every request: the token and the memberships. Then the site (its row, and the site-space count a Site body
-  // carries); writes add their statement, and a create with spaces checks them and writes in a transaction.
+  // carries); writes add their statement, and a create with spaces checks them and writes in a transaction. A new
+  // hostname is claimed in a transaction with the site's update: BEGIN, the claim (with its check enqueued), COMMIT.
+  // A claim is read in one statement; revalidating adds the statement that makes it due and enqueues its check;
+  // releasing it deletes it and clears its site's hostname in a transaction.
   budgets: {
     [`GET ${SITES}`]: 4,
     [`POST ${SITES}`]: 7,
     [`GET ${SITE}`]: 4,
-    [`PATCH ${SITE}`]: 6,
+    [`PATCH ${SITE}`]: 9,
     [`DELETE ${SITE}`]: 4,
     [`POST ${SITE}/publish`]: 5,
     [`POST ${SITE}/unpublish`]: 5,
     [`GET ${SITE}/adaptive-schema`]: 3,
     [`PUT ${SITE}/adaptive-schema`]: 4,
+    [`GET ${CUSTOM_HOSTNAME}`]: 3,
+    [`PATCH ${CUSTOM_HOSTNAME}`]: 4,
+    [`DELETE ${CUSTOM_HOSTNAME}`]: 7,
   },
   calls: async ({ t, organizationId, space }) => {
     const site = async (title: string, data: { published?: boolean; adaptiveSchema?: object } = {}) => {
@@ -56,7 +64,12 @@ export const sitesBudgets: DomainBudgets = {
       [`POST ${SITE}/unpublish`]: { path: `${await site('Published site', { published: true })}/unpublish` },
       [`GET ${SITE}/adaptive-schema`]: { path: `${main}/adaptive-schema` },
       [`PUT ${SITE}/adaptive-schema`]: { path: `${main}/adaptive-schema`, body: { jsonSchema: adaptiveSchema } },
+      [`GET ${CUSTOM_HOSTNAME}`]: { path: '/v1/custom-hostnames/claimed.budget.test' },
+      [`PATCH ${CUSTOM_HOSTNAME}`]: { path: '/v1/custom-hostnames/claimed.budget.test' },
+      [`DELETE ${CUSTOM_HOSTNAME}`]: { path: '/v1/custom-hostnames/released.budget.test' },
     };
+    await buildSite(t.prisma, { organizationId, title: 'Claimed', hostname: 'claimed.budget.test' });
+    await buildSite(t.prisma, { organizationId, title: 'Released', hostname: 'released.budget.test' });
     return calls;
   },
 };

@@ -2,7 +2,7 @@
 // overrides, fills in the parents and defaults that are missing, and returns what it created.
 
 import { positionFor } from '../../src/content/tree.js';
-import type { Collection, Organization, Prisma, PrismaClient, Space } from '../../src/generated/prisma/client.js';
+import type { Collection, Organization, Prisma, PrismaClient, Site, Space } from '../../src/generated/prisma/client.js';
 import { hashToken, newApiToken, newId } from '../../src/kernel/ids.js';
 import { refreshEffectiveLevels } from '../../src/kernel/permissions.js';
 import type { Person } from './app.js';
@@ -156,4 +156,32 @@ export async function buildSpaces(
     UPDATE "Space" s SET "revisionId" = v.revision
       FROM unnest(${ids}::text[], ${revisionIds}::text[]) AS v(space, revision) WHERE s.id = v.space`;
   return ids;
+}
+
+/**
+ * A site; a hostname or proxy given is claimed and proven, as the API leaves it once the DNS check found the proof:
+ * an active claim of the hostname, and the organization's active claim of the proxy's host (shared when it holds one).
+ */
+export async function buildSite(
+  prisma: PrismaClient,
+  data: Partial<Prisma.SiteUncheckedCreateInput> & { organizationId: string },
+): Promise<Site> {
+  const site = await prisma.site.create({
+    data: { id: newId(), title: 'Docs', hostnameActive: !!data.hostname, proxyActive: !!data.proxy, ...data },
+  });
+  const claim = {
+    organizationId: site.organizationId,
+    token: newId(),
+    state: 'active' as const,
+    createdAt: site.createdAt,
+    checkedAt: site.createdAt,
+  };
+  await prisma.hostClaim.createMany({
+    data: [
+      ...(site.hostname ? [{ ...claim, host: site.hostname, kind: 'hostname' as const, siteId: site.id }] : []),
+      ...(site.proxy ? [{ ...claim, host: site.proxy.split('/')[0], kind: 'proxy' as const }] : []),
+    ],
+    skipDuplicates: true,
+  });
+  return site;
 }
