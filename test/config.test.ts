@@ -89,6 +89,8 @@ describe('loadConfig', () => {
       failedAuthenticationsPerAddress: 20,
       store: 'memory',
     });
+  });
+
   it('takes DNS servers as IPv4 and IPv6 addresses, with or without a port', () => {
     expect(loadConfig({ DNS_SERVERS: ' 127.0.0.1:5353, 1.1.1.1,::1,[2606:4700::1111]:53' }).dnsServers).toEqual([
       '127.0.0.1:5353',

@@ -7,7 +7,7 @@ import { loaderFor } from '../kernel/context.js';
 import { contentArgs, contentOf, Revision } from '../revisions/types.js';
 import { ChangeRequest } from './types.js';
 
-// Whoever reads the change request may read its content: `view` on the space (changeRequestIn).
+// Whoever reads the change request may read its content: `view` on the space (`changeRequests`, access.ts).
 builder.objectField(ChangeRequest, 'content', (t) =>
   t.field({
     type: Revision,

@@ -5,13 +5,14 @@
 import { z } from 'zod';
 import { type StoredFile, storeFile } from '../files/index.js';
 import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
+import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict } from '../kernel/errors.js';
 import { FetchError } from '../kernel/fetcher.js';
 import { rules } from '../kernel/validation.js';
 import { type AffectedPage, applyChanges, type ContentChange, type FileInput } from '../revisions/edits.js';
 import { type FileContent, MAIN, pageAt, pagesAt, writeRevision } from '../revisions/store.js';
-import { changeRequestIn } from './service.js';
+import { changeRequests } from './access.js';
 import { lockedChangeRequest, sqlOf } from './workflow.js';
 
 /** GitBook's limit on inline bytes; a URL's bytes are capped by the fetcher's default instead. */
@@ -124,7 +125,7 @@ export async function updateChangeRequestContent(
   idOrNumber: string,
   changes: ContentChange[],
 ): Promise<ContentUpdate> {
-  const found = await changeRequestIn(ctx, spaceId, idOrNumber, 'edit');
+  const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'edit');
   const stored = new Map<FileInput, StoredFile>();
   for (const [index, change] of changes.entries()) {
     if (change.operation !== 'insert_files') continue;

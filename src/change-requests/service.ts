@@ -1,14 +1,13 @@
 // What can be done to change requests: create one (a new line of history starting at the space's current revision),
-// find one by id or number through the space's permissions, change its subject and status. Content edits, update and
-// merge build on changeRequestIn.
+// change its subject and status. Content edits, update and merge find theirs through `changeRequests` (access.ts).
 import { type ChangeRequest, type ChangeRequestStatus, Prisma, type Revision } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import type { ActionOf, policies } from '../kernel/permissions.js';
 import { writeRevision } from '../revisions/store.js';
+import { changeRequests } from './access.js';
 
 /** A change request's values computed for a page of them at once. */
 export interface ChangeRequestFacts {
@@ -32,31 +31,6 @@ export const changeRequestFacts = rowAnnotation<ChangeRequest, ChangeRequestFact
   const byId = new Map(found.map((row) => [row.id, row]));
   return rows.map((row) => byId.get(row.id) ?? { openComments: 0, outdated: false });
 });
-
-/**
- * The change request `idOrNumber` (its id, or its number in the space) of the space, after checking `action` on the
- * space: 404 for a space the viewer cannot see and for a change request that is not there, 403 when the action is not
- * theirs, 409 on a deleted space for any action but view.
- */
-export async function changeRequestIn(
-  ctx: Context,
-  spaceId: string,
-  idOrNumber: string,
-  action: ActionOf<typeof policies.space>,
-): Promise<ChangeRequest> {
-  await authorize(ctx, spaces, spaceId, action);
-  return changeRequestOf(ctx, spaceId, idOrNumber);
-}
-
-/** The change request of a space already authorized, by id or number: 404 when the space has none such. */
-export async function changeRequestOf(ctx: Context, spaceId: string, idOrNumber: string): Promise<ChangeRequest> {
-  // Digits may be a number; an id of digits only stays findable too.
-  const number = /^\d{1,9}$/.test(idOrNumber) ? Number(idOrNumber) : null;
-  const [row] = await ctx.sql<ChangeRequest>(Prisma.sql`
-    SELECT * FROM "ChangeRequest" WHERE "spaceId" = ${spaceId} AND (id = ${idOrNumber} OR number = ${number}::int4)`);
-  if (!row) throw notFound('Change request');
-  return row;
-}
 
 /**
  * Opens a change request on the space's current revision: the first revision of its own line, and the next number of
@@ -120,7 +94,7 @@ export async function updateChangeRequest(
   idOrNumber: string,
   update: ChangeRequestUpdate,
 ): Promise<ChangeRequest> {
-  let current = await changeRequestIn(ctx, spaceId, idOrNumber, 'edit');
+  let { row: current } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'edit');
   // Written only if the status is still the one judged: a change request merged meanwhile is judged again, as it is now.
   for (;;) {
     checkUpdate(current, update);

@@ -2,6 +2,7 @@
 import type { ChangeRequest as ChangeRequestRow, Space as SpaceRow, User as UserRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { ChangeRequestStatus } from '../generated/prisma/enums.js';
+import { authorize } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
@@ -10,7 +11,8 @@ import { apiUrl, appUrl } from '../kernel/urls.js';
 import { rules } from '../kernel/validation.js';
 import { Space } from '../spaces/types.js';
 import { User } from '../users/types.js';
-import { type ChangeRequestFacts, changeRequestFacts, changeRequestIn } from './service.js';
+import { changeRequests } from './access.js';
+import { type ChangeRequestFacts, changeRequestFacts } from './service.js';
 
 export const ChangeRequestStatusEnum = prismaEnum(
   'ChangeRequestStatus',
@@ -30,6 +32,7 @@ const fact =
   };
 
 export const ChangeRequest = builder.objectRef<ChangeRequestRow>('ChangeRequest').implement({
+  access: changeRequests,
   description: 'Proposed changes to a space’s content, on a line of revisions of their own, until merged into the space.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'change-request' }),
@@ -115,6 +118,6 @@ builder.queryFields((t) => ({
       spaceId: t.arg.id({ required: true }),
       id: t.arg.id({ required: true, description: 'The change request’s id, or its number in the space.' }),
     },
-    resolve: (_root, args, ctx) => changeRequestIn(ctx, args.spaceId, args.id, 'view'),
+    resolve: async (_root, args, ctx) => (await authorize(ctx, changeRequests, { id: args.id, parent: args.spaceId }, 'view')).row,
   }),
 }));

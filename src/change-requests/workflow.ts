@@ -5,10 +5,11 @@
 
 import type { SqlRunner } from '../db/client.js';
 import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
+import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { type MergeConflict, mergeIntoMain, updateFromMain } from '../revisions/merge.js';
-import { changeRequestIn } from './service.js';
+import { changeRequests } from './access.js';
 
 type Tx = Parameters<Parameters<Context['prisma']['$transaction']>[0]>[0];
 
@@ -44,7 +45,7 @@ const revision = async (tx: Tx, id: string) => (await tx.$queryRaw<Revision[]>`S
 
 /** Merges the change request into its space; `conflicts` leaves both unchanged. Needs `merge` on the space. */
 export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumber: string): Promise<WorkflowOutcome> {
-  const found = await changeRequestIn(ctx, spaceId, idOrNumber, 'merge');
+  const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'merge');
   return ctx.prisma.$transaction(async (tx) => {
     const space = await lockedSpace(tx, spaceId);
     const changeRequest = await lockedChangeRequest(tx, found.id);
@@ -63,7 +64,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
 
 /** Brings the space's current content into the change request; conflicts are kept in it, marked. Needs `edit`. */
 export async function updateFromSpace(ctx: Context, spaceId: string, idOrNumber: string): Promise<WorkflowOutcome> {
-  const found = await changeRequestIn(ctx, spaceId, idOrNumber, 'edit');
+  const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'edit');
   return ctx.prisma.$transaction(async (tx) => {
     const changeRequest = await lockedChangeRequest(tx, found.id);
     const [space] = await tx.$queryRaw<{ revisionId: string }[]>`SELECT "revisionId" FROM "Space" WHERE id = ${spaceId}`;

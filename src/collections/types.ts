@@ -15,6 +15,7 @@ const CollectionUrls = builder.objectRef<{ location: string; app: string }>('Col
 const CollectionPermissions = permissionsType('CollectionPermissions', policies.collection);
 
 export const Collection = builder.prismaObject('Collection', {
+  access: collections,
   fields: (t) => ({
     object: t.string({ resolve: () => 'collection' }),
     id: t.exposeID('id'),

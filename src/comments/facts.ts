@@ -4,25 +4,47 @@
 import type { Comment, CommentReply, Revision, Space } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { contentLevels } from '../kernel/authorize.js';
-import type { Level } from '../kernel/permissions.js';
+import { contentLevels, type Resource, rowOf, rowsOfTable, spaces } from '../kernel/authorize.js';
+import { type Level, policies } from '../kernel/permissions.js';
 import { type PageNode, treeOf } from '../revisions/read.js';
 import { MAIN } from '../revisions/store.js';
 
 type Posted = Comment | CommentReply;
 
-/** The viewer's level on the space of each comment or reply; known without a statement when reached through the space. */
+/**
+ * The viewer's level on the space of each comment or reply (a reply's space is its comment's): the request's rows of
+ * the space and the comment, so nothing is read for what the request reached through them.
+ */
 export const spaceLevels = rowAnnotation<Posted, Level>('comment space level', async (ctx, rows) => {
-  const ids = [...new Set(rows.map((row) => ('spaceId' in row ? row.spaceId : row.commentId)))];
-  // A reply's space is its comment's.
-  const spaces = await ctx.sql<Pick<Space, 'id' | 'organizationId' | 'effectiveLevel'> & { key: string }>(Prisma.sql`
-    SELECT k.key, s.id, s."organizationId", s."effectiveLevel" FROM unnest(${ids}::text[]) AS k(key)
-      LEFT JOIN "Comment" c ON c.id = k.key
-      JOIN "Space" s ON s.id = coalesce(c."spaceId", k.key)`);
-  await contentLevels.annotate(ctx, spaces);
-  const byKey = new Map(await Promise.all(spaces.map(async (space) => [space.key, await contentLevels.of(ctx, space)] as const)));
-  return rows.map((row) => byKey.get('spaceId' in row ? row.spaceId : row.commentId) ?? null);
+  const spaceIds = await Promise.all(
+    rows.map(async (row) => ('spaceId' in row ? row.spaceId : (await rowOf(ctx, comments, row.commentId))?.spaceId)),
+  );
+  const found = await Promise.all(spaceIds.map((id) => (id ? rowOf(ctx, spaces, id) : null)));
+  await contentLevels.annotate(
+    ctx,
+    found.filter((space): space is Space => space !== null),
+  );
+  return Promise.all(found.map((space) => (space ? contentLevels.of(ctx, space) : null)));
 });
+
+/** Comments are judged by the viewer's level on their space and whether they wrote them (policies.comment). */
+export const comments: Resource<Comment, typeof policies.comment> = {
+  kind: 'Comment',
+  policy: policies.comment,
+  loadMany: rowsOfTable('Comment'),
+  level: spaceLevels,
+  parentKey: 'spaceId',
+  ownerOf: (comment) => comment.postedById,
+};
+
+export const replies: Resource<CommentReply, typeof policies.comment> = {
+  kind: 'Comment reply',
+  policy: policies.comment,
+  loadMany: rowsOfTable('CommentReply'),
+  level: spaceLevels,
+  parentKey: 'commentId',
+  ownerOf: (reply) => reply.postedById,
+};
 
 export type BodyFormat = 'markdown' | 'document';
 

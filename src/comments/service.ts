@@ -3,17 +3,17 @@
 // 404 for a space the viewer cannot see and for a comment that is not in the scope named; posting, editing, resolving and reacting need `comment` on the space; a
 // body is edited by its author only; a comment or reply is deleted by its author or an admin of the space.
 
-import { changeRequestOf } from '../change-requests/service.js';
+import { changeRequests } from '../change-requests/access.js';
 import type { ChangeRequest, Comment, CommentReply, Revision, Space } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { authorize, forbidden, spaces } from '../kernel/authorize.js';
+import { authorize, authorizeRow, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { type ActionOf, commentPermissions, type Level, type policies } from '../kernel/permissions.js';
+import type { ActionOf, Level, policies } from '../kernel/permissions.js';
 import { documentToMarkdown } from '../revisions/document.js';
 import { pageAt } from '../revisions/store.js';
-import { spaceLevels } from './facts.js';
+import { comments, replies, spaceLevels } from './facts.js';
 import { mentionedMembers, mentionWrites } from './mentions.js';
 
 /** A comment's or a reply's body as stored: markdown. */
@@ -47,7 +47,9 @@ export interface CommentScope {
 /** The scope a request names, after checking `action` on the space: 404 for a change request not in it. */
 export async function scopeOf(ctx: Context, location: CommentLocation, action: SpaceAction): Promise<CommentScope> {
   const { row: space, level } = await authorize(ctx, spaces, location.spaceId, action);
-  const changeRequest = location.changeRequestId ? await changeRequestOf(ctx, space.id, location.changeRequestId) : null;
+  const changeRequest = location.changeRequestId
+    ? (await authorize(ctx, changeRequests, { id: location.changeRequestId, parent: space.id }, 'view')).row
+    : null;
   return { space, level, changeRequest };
 }
 
@@ -183,7 +185,7 @@ function reactionWrites(ctx: Context, table: ReactionTable, ownerId: string, cha
 /** Edits the body (author only), resolves or reopens, and reacts; returns the comment as it now stands. */
 export async function updateComment(ctx: Context, location: CommentLocation, commentId: string, change: CommentChange): Promise<Comment> {
   const { comment, level, space } = await commentIn(ctx, location, commentId, 'comment');
-  if (change.body && comment.postedById !== ctx.viewer.userId) throw forbidden('edit', 'Comment');
+  if (change.body) await authorizeRow(ctx, comments, comment, 'edit');
   const now = ctx.clock.now();
   const body = change.body && { ...(comment.body as unknown as StoredBody), markdown: markdownOf(change.body) };
   const mentions = body
@@ -210,8 +212,8 @@ export async function updateComment(ctx: Context, location: CommentLocation, com
 
 /** Deletes a comment with its replies and reactions (by cascade): its author, or an admin of the space. */
 export async function deleteComment(ctx: Context, location: CommentLocation, commentId: string): Promise<void> {
-  const { comment, level } = await commentIn(ctx, location, commentId, 'comment');
-  if (!commentPermissions(level, comment.postedById, ctx.viewer.userId).delete) throw forbidden('delete', 'Comment');
+  const { comment } = await commentIn(ctx, location, commentId, 'comment');
+  await authorizeRow(ctx, comments, comment, 'delete');
   await ctx.prisma.$executeRaw`DELETE FROM "Comment" WHERE id = ${commentId}`;
 }
 
@@ -247,7 +249,7 @@ export async function updateReply(
   change: ReplyChange,
 ): Promise<CommentReply> {
   const { reply, level, space } = await replyIn(ctx, location, commentId, replyId, 'comment');
-  if (change.body && reply.postedById !== ctx.viewer.userId) throw forbidden('edit', 'Comment reply');
+  if (change.body) await authorizeRow(ctx, replies, reply, 'edit');
   const now = ctx.clock.now();
   const markdown = change.body && markdownOf(change.body);
   const edit = markdown ? Prisma.sql`body = ${JSON.stringify({ markdown })}::jsonb, "editedAt" = ${now}` : Prisma.sql`id = id`;
@@ -267,7 +269,7 @@ export async function updateReply(
 
 /** Deletes a reply with its reactions: its author, or an admin of the space. */
 export async function deleteReply(ctx: Context, location: CommentLocation, commentId: string, replyId: string): Promise<void> {
-  const { reply, level } = await replyIn(ctx, location, commentId, replyId, 'comment');
-  if (!commentPermissions(level, reply.postedById, ctx.viewer.userId).delete) throw forbidden('delete', 'Comment reply');
+  const { reply } = await replyIn(ctx, location, commentId, replyId, 'comment');
+  await authorizeRow(ctx, replies, reply, 'delete');
   await ctx.prisma.$executeRaw`DELETE FROM "CommentReply" WHERE id = ${replyId}`;
 }

@@ -11,10 +11,10 @@ import type {
 import { Prisma } from '../generated/prisma/client.js';
 import { CommentStatus } from '../generated/prisma/enums.js';
 import { authorize, contentLevels, spaces } from '../kernel/authorize.js';
-import { builder, prismaEnum } from '../kernel/builder.js';
+import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
-import { commentPermissions, type Level, visibleToViewerSql } from '../kernel/permissions.js';
+import { type Level, policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
 import { markdownToDocument } from '../revisions/document.js';
@@ -27,8 +27,10 @@ import {
   commentFacts,
   commentReactions,
   commentReplies,
+  comments,
   type ReactionGroup,
   type Replier,
+  replies,
   replyReactions,
   spaceLevels,
 } from './facts.js';
@@ -65,15 +67,7 @@ function bodyIn(row: Posted, _args: unknown, ctx: Context) {
 const mentionsOf = async (row: Posted, _args: unknown, ctx: Context) =>
   Promise.all((await postMentions.of(ctx, row)).map((userId) => batchedRowById<UserRow>(ctx, 'User', userId)));
 
-const CommentPermissions = builder.objectRef<ReturnType<typeof commentPermissions>>('CommentPermissions').implement({
-  description: 'What the viewer may do with the comment or reply.',
-  fields: (t) => ({
-    view: t.exposeBoolean('view'),
-    edit: t.exposeBoolean('edit', { description: 'Change the body: its author, who may still comment on the space.' }),
-    reply: t.exposeBoolean('reply', { description: 'Reply and react: whoever may comment on the space.' }),
-    delete: t.exposeBoolean('delete', { description: 'Its author, or an admin of the space.' }),
-  }),
-});
+const CommentPermissions = permissionsType('CommentPermissions', policies.comment);
 
 /** A comment's path in the API: under its space, or under its change request. */
 const commentPath = (comment: CommentRow) =>
@@ -81,8 +75,8 @@ const commentPath = (comment: CommentRow) =>
     ? `spaces/${comment.spaceId}/change-requests/${comment.changeRequestId}/comments/${comment.id}`
     : `spaces/${comment.spaceId}/comments/${comment.id}`;
 
-const permissionsOf = async (row: Posted, _args: unknown, ctx: Context) =>
-  commentPermissions(await spaceLevels.of(ctx, row), row.postedById, ctx.viewer.userId);
+const permissionsOf = (row: Posted, _args: unknown, ctx: Context) =>
+  permissionsFor(policies.comment, spaceLevels.of(ctx, row), row.postedById === ctx.viewer.userId);
 
 const CommentUrls = builder.objectRef<{ location: string }>('CommentUrls').implement({
   fields: (t) => ({ location: t.exposeString('location', { description: 'URL of the comment or reply in the API.' }) }),
@@ -164,6 +158,7 @@ const CommentTarget = builder.objectRef<CommentRow>('CommentTarget').implement({
 });
 
 export const Comment = builder.objectRef<CommentRow>('Comment').implement({
+  access: comments,
   description: 'A comment on a space, or on a page (and a node of it) of its content.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'comment' }),
@@ -198,6 +193,7 @@ export const Comment = builder.objectRef<CommentRow>('Comment').implement({
 export const CommentList = listOf('Comment', Comment);
 
 export const CommentReply = builder.objectRef<ReplyRow>('CommentReply').implement({
+  access: replies,
   description: 'A reply to a comment.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'comment-reply' }),

@@ -3,9 +3,10 @@
 // (updateChangeRequestContent applies any number of operations in one transaction: only its REST body is limited to
 // 50). The other sources of GitBook's enum (docx, zip, confluence, notion, ...) are refused by the input's validation.
 import slugify from '@sindresorhus/slugify';
+import { changeRequests } from '../change-requests/access.js';
 import { updateChangeRequestContent } from '../change-requests/content.js';
-import { changeRequestIn } from '../change-requests/service.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict } from '../kernel/errors.js';
 import { FetchError, type Fetcher } from '../kernel/fetcher.js';
@@ -145,7 +146,7 @@ export async function importContent(
   idOrNumber: string,
   input: { source: ImportSource; url: string },
 ): Promise<ContentImportOutcome> {
-  const found = await changeRequestIn(ctx, spaceId, idOrNumber, 'edit');
+  const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'edit');
   // As updateChangeRequestContent answers, but before reading a whole website for nothing.
   if (found.status === 'merged' || found.status === 'archived') {
     throw conflict(`The change request is ${found.status}: it can no longer change.`);

@@ -5,12 +5,14 @@ import { z } from 'zod';
 import type { CustomField as CustomFieldRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { CustomFieldType } from '../generated/prisma/enums.js';
-import { authorize, organizations, spaces } from '../kernel/authorize.js';
+import { authorize, forbidden, organizations, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
-import { badRequest, conflict, isUniqueViolation } from '../kernel/errors.js';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
+import { allows, policies } from '../kernel/permissions.js';
 import { validationError } from '../kernel/validation.js';
-import { customFieldNamed, selectTypes } from './types.js';
+import { customFields } from './access.js';
+import { selectTypes } from './types.js';
 
 export interface CustomFieldDefinition {
   title?: string | null;
@@ -62,8 +64,7 @@ export async function updateCustomField(
   name: string,
   input: CustomFieldDefinition,
 ): Promise<CustomFieldRow> {
-  await authorize(ctx, organizations, organizationId, 'admin');
-  const field = await customFieldNamed(ctx, organizationId, name);
+  const { row: field } = await authorize(ctx, customFields, { id: name, parent: organizationId }, 'edit');
   checkOptions(field.type, input.options, input.options !== undefined);
   const options = selectTypes.includes(field.type) ? (input.options ?? undefined) : undefined;
   const data = {
@@ -93,9 +94,11 @@ export async function updateCustomField(
 
 /** Deletes a field with every space's value of it (by cascade). */
 export async function deleteCustomField(ctx: Context, organizationId: string, name: string): Promise<void> {
-  await authorize(ctx, organizations, organizationId, 'admin');
+  // Judged on the organization, where every field is (policies.customField), so that the delete reads nothing first.
+  const { level } = await authorize(ctx, organizations, organizationId, 'view');
+  if (!allows(policies.customField.edit, level)) throw forbidden('edit', customFields.kind);
   const { count } = await ctx.prisma.customField.deleteMany({ where: { organizationId, name } });
-  if (count === 0) await customFieldNamed(ctx, organizationId, name);
+  if (count === 0) throw notFound(customFields.kind);
 }
 
 const MAX_TAGS = 50;

@@ -4,15 +4,15 @@
 import type { CustomField as CustomFieldRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { CustomFieldType } from '../generated/prisma/enums.js';
-import { organizations } from '../kernel/authorize.js';
+import { authorize } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
-import { type Context, loaderFor } from '../kernel/context.js';
-import { notFound } from '../kernel/errors.js';
+import { loaderFor } from '../kernel/context.js';
 import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
 import { apiUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
 import { Space } from '../spaces/types.js';
+import { customFields } from './access.js';
 
 export const CustomFieldTypeEnum = restEnum(
   'CustomFieldType',
@@ -30,8 +30,7 @@ export const CustomFieldTypeEnum = restEnum(
 /** Types whose values are chosen among the field's options (and only these types have options). */
 export const selectTypes: readonly CustomFieldType[] = ['select_multi', 'select_single'];
 
-// Who may do what with a field definition (policies.customField): every member of the organization reads them (guests
-// too: they read them anyway in the values of the spaces granted to them); its admins change them.
+// Who may do what with a field definition: policies.customField (access.ts).
 const CustomFieldPermissions = permissionsType('CustomFieldPermissions', policies.customField);
 
 const CustomFieldUrls = builder.objectRef<{ location: string }>('CustomFieldUrls').implement({
@@ -39,6 +38,7 @@ const CustomFieldUrls = builder.objectRef<{ location: string }>('CustomFieldUrls
 });
 
 export const CustomField = builder.objectRef<CustomFieldRow>('CustomField').implement({
+  access: customFields,
   description: 'A field of metadata that an organization defines for its spaces.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'custom-field' }),
@@ -62,20 +62,11 @@ export const CustomField = builder.objectRef<CustomFieldRow>('CustomField').impl
     }),
     permissions: t.field({
       type: CustomFieldPermissions,
-      resolve: (field, _args, ctx) => permissionsFor(policies.customField, organizations.level.of(ctx, { id: field.organizationId })),
+      resolve: (field, _args, ctx) => permissionsFor(policies.customField, customFields.level.of(ctx, field)),
     }),
   }),
 });
 export const CustomFieldList = listOf('CustomField', CustomField);
-
-/** The field of the organization with this name; 404 when there is none. */
-export async function customFieldNamed(ctx: Context, organizationId: string, name: string): Promise<CustomFieldRow> {
-  const [field] = await ctx.sql<CustomFieldRow>(
-    Prisma.sql`SELECT * FROM "CustomField" WHERE "organizationId" = ${organizationId} AND name = ${name}`,
-  );
-  if (!field) throw notFound('Custom field');
-  return field;
-}
 
 const organizationFields: ListSource<CustomFieldRow> = {
   table: 'CustomField',
@@ -98,7 +89,7 @@ builder.objectFields(Organization, (t) => ({
     type: CustomField,
     args: { name: t.arg.string({ required: true }) },
     ...readsParentKeyOnly,
-    resolve: (org, args, ctx) => customFieldNamed(ctx, org.id, args.name),
+    resolve: async (org, args, ctx) => (await authorize(ctx, customFields, { id: args.name, parent: org.id }, 'view')).row,
   }),
 }));
 

@@ -8,6 +8,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
+import type { Context } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
 import { memberLevelSql, visibleToViewerSql } from '../kernel/permissions.js';
@@ -111,7 +112,11 @@ function permissionFields(kind: ContentKind) {
   const everyone = accessibleBy(kind);
   const lower = kind.toLowerCase();
   // The content's own resolver has checked that the viewer can see it; whoever sees it sees who else does.
-  return (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { id: string }>) => ({
+  // Who else may reach the content, and which teams, are the organization's people: for its members with a role
+  // (listMembers), not for guests, who see the users granted access by name and photo alone.
+  const people = (ctx: Context, content: { organizationId: string }) =>
+    authorize(ctx, organizations, content.organizationId, 'listMembers');
+  return (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, { id: string; organizationId: string }>) => ({
     userPermissions: t.field({
       type: UserContentPermissionList,
       description: `Users granted a role on this ${lower}, oldest grant first.`,
@@ -120,15 +125,21 @@ function permissionFields(kind: ContentKind) {
     }),
     teamPermissions: t.field({
       type: TeamContentPermissionList,
-      description: `Teams granted a role on this ${lower}, oldest grant first.`,
+      description: `Teams granted a role on this ${lower}, oldest grant first: for the organization's members with a role.`,
       args: listArgs,
-      resolve: (content, args, ctx, info) => listPage(teamsGranted, ctx, info, content.id, args),
+      resolve: async (content, args, ctx, info) => {
+        await people(ctx, content);
+        return listPage(teamsGranted, ctx, info, content.id, args);
+      },
     }),
     permissionsAggregate: t.field({
       type: UserContentPermissionList,
-      description: `Every member who can access this ${lower} and their level (by role, default levels and grants), by name.`,
+      description: `Every member who can access this ${lower} and their level (by role, default levels and grants), by name: for the organization's members with a role.`,
       args: { ...listArgs, role: t.arg({ type: MemberRoleEnum, description: 'Only members with this level on it.' }) },
-      resolve: (content, args, ctx, info) => listPage(everyone, ctx, info, content.id, args),
+      resolve: async (content, args, ctx, info) => {
+        await people(ctx, content);
+        return listPage(everyone, ctx, info, content.id, args);
+      },
     }),
   });
 }

@@ -10,6 +10,7 @@ import { containsPattern, type ListSource, listArgs, listOf, listPage, readsPare
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
+import { installations, spaceInstallations, viewerAdminSql } from './access.js';
 import { publicEndpoint } from './assets.js';
 import { type InstallationRow, installationFor, type SpaceInstallationRow, spaceCountSql } from './installations.js';
 import { checkOwnerAdmin, type IntegrationRow } from './service.js';
@@ -49,6 +50,7 @@ const installationPath = (row: { integrationName: string; id: string }) => `inte
 const endpointOf = (ctx: Context, name: string, installationId: string) => `${publicEndpoint(ctx, name)}/installations/${installationId}`;
 
 export const IntegrationInstallation = builder.objectRef<InstallationRow>('IntegrationInstallation').implement({
+  access: installations,
   description: 'An integration installed in an organization.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -78,6 +80,7 @@ export const IntegrationInstallation = builder.objectRef<InstallationRow>('Integ
 export const IntegrationInstallationList = listOf('IntegrationInstallation', IntegrationInstallation);
 
 export const IntegrationSpaceInstallation = builder.objectRef<SpaceInstallationRow>('IntegrationSpaceInstallation').implement({
+  access: spaceInstallations,
   description: 'An installation enabled on one space, with the space’s own configuration.',
   fields: (t) => ({
     integration: t.exposeString('integrationName', { description: 'The integration’s name.' }),
@@ -103,6 +106,7 @@ export const IntegrationSpaceInstallation = builder.objectRef<SpaceInstallationR
 const IntegrationSpaceInstallationList = listOf('IntegrationSpaceInstallation', IntegrationSpaceInstallation);
 
 const OrganizationInstallation = builder.objectRef<InstallationRow>('OrganizationInstallation').implement({
+  access: installations,
   description: 'An installation of the organization, with its integration.',
   fields: (t) => ({
     installation: t.field({ type: IntegrationInstallation, resolve: (row) => row }),
@@ -114,9 +118,10 @@ const OrganizationInstallation = builder.objectRef<InstallationRow>('Organizatio
 });
 const OrganizationInstallationList = listOf('OrganizationInstallation', OrganizationInstallation);
 
-const installationComputed = () => ({
+const installationComputed = (_parent: Prisma.Sql, ctx: Context) => ({
   spaceCount: spaceCountSql('t'),
   integrationName: Prisma.sql`(SELECT i.name FROM "Integration" i WHERE i.id = t."integrationId")`,
+  viewerAdmin: viewerAdminSql(ctx, Prisma.sql`t`),
 });
 const byCreation = [
   { column: 'createdAt', type: 'timestamptz' },
@@ -151,7 +156,8 @@ const installationSpaces: ListSource<SpaceInstallationRow> = {
   idColumn: 'spaceId',
   orderBy: [{ column: 'spaceId', type: 'text' }],
   where: () => Prisma.sql`EXISTS (SELECT 1 FROM "Space" s WHERE s.id = t."spaceId" AND s."deletedAt" IS NULL)`,
-  computed: () => ({
+  computed: (_parent, ctx) => ({
+    viewerAdmin: Prisma.sql`(SELECT ${viewerAdminSql(ctx, Prisma.sql`ii`)} FROM "IntegrationInstallation" ii WHERE ii.id = t."installationId")`,
     integrationName: Prisma.sql`(SELECT i.name FROM "IntegrationInstallation" ii JOIN "Integration" i ON i.id = ii."integrationId"
       WHERE ii.id = t."installationId")`,
     status: Prisma.sql`(SELECT ii.status FROM "IntegrationInstallation" ii WHERE ii.id = t."installationId")`,

@@ -20,6 +20,7 @@ import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { Membership } from '../kernel/permissions.js';
+import { viewerAdminSql } from './access.js';
 import { type Configurations, SPACE_TARGETS, type Target } from './manifest.js';
 import { type IntegrationRow, installationStatusSql, integrationNamed } from './service.js';
 
@@ -47,8 +48,10 @@ export const enabledInSpaceSql = (space: Prisma.Sql) =>
     AND (ii."spaceSelection" = 'all' OR EXISTS (SELECT 1 FROM "InstallationSpace" x WHERE x."installationId" = ii.id AND x."spaceId" = ${space}))`;
 
 /** The installation's row as every answer gives it: the written row of a statement (`WITH written AS (...)`). */
-const withComputed = (written: Prisma.Sql, integrationName: string) =>
-  Prisma.sql`WITH written AS (${written}) SELECT w.*, ${spaceCountSql('w')} AS "spaceCount", ${integrationName}::text AS "integrationName" FROM written w`;
+/** Rows written or read, with what the installation types answer and whether the viewer administers them. */
+const withComputed = (ctx: Context, written: Prisma.Sql, integrationName: string) =>
+  Prisma.sql`WITH written AS (${written}) SELECT w.*, ${spaceCountSql('w')} AS "spaceCount", ${integrationName}::text AS "integrationName",
+    ${viewerAdminSql(ctx, Prisma.sql`w`)} AS "viewerAdmin" FROM written w`;
 
 type Installed = { integration: IntegrationRow; installation: InstallationRow };
 
@@ -56,6 +59,7 @@ type Installed = { integration: IntegrationRow; installation: InstallationRow };
 async function installationOf(ctx: Context, integration: IntegrationRow, installationId: string): Promise<Installed> {
   const [installation] = await ctx.sql<InstallationRow>(
     withComputed(
+      ctx,
       Prisma.sql`SELECT * FROM "IntegrationInstallation" WHERE id = ${installationId} AND "integrationId" = ${integration.id}`,
       integration.name,
     ),
@@ -111,6 +115,7 @@ export async function installIntegration(ctx: Context, name: string, organizatio
   const now = ctx.clock.now();
   const [installation] = await ctx.sql<InstallationRow>(
     withComputed(
+      ctx,
       Prisma.sql`INSERT INTO "IntegrationInstallation" AS ii (id, "integrationId", "organizationId", status, "createdAt", "updatedAt")
         SELECT ${newId()}, i.id, ${organizationId}, ${installationStatusSql(Prisma.sql`'{}'::jsonb`, Prisma.sql`i.configurations`)},
                ${now}, ${now}
@@ -143,6 +148,7 @@ export async function updateInstallation(
   )}::jsonb`;
   const [updated] = await ctx.sql<InstallationRow>(
     withComputed(
+      ctx,
       Prisma.sql`UPDATE "IntegrationInstallation" ii SET
           "externalIds" = ${input.externalIds ?? installation.externalIds}::text[],
           configuration = ${configuration},

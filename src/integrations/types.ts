@@ -1,16 +1,13 @@
 // The Integration type, the marketplace list (filters applied in SQL, paged by the kernel's lists) and an integration
 // by name, and what a space shows of the integrations enabled in it: the list, their blocks and their scripts.
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
-import type { Organization as OrganizationRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { builder } from '../kernel/builder.js';
 import { type Context, loaderFor } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
 import { containsPattern, type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
-import { Organization } from '../organizations/types.js';
+import { PublicOrganization, publicOrganization } from '../organizations/types.js';
 import { Space } from '../spaces/types.js';
 import { assetsUrl, imageUrl, publicEndpoint, scriptUrl } from './assets.js';
 import { enabledInSpaceSql, spaceTargetSql } from './installations.js';
@@ -95,33 +92,6 @@ const IntegrationPermissions = builder.objectRef<{ admin: boolean; install: bool
   }),
 });
 
-const ownerKeys = new WeakMap<FieldNode, symbol>();
-
-/**
- * The organization that owns an integration, read with plugin-prisma's query for the field (so that the
- * Organization's own fields read nothing more), with every other owner of the same field in one statement. Members of
- * the owner see it whole; anyone else sees who publishes it, not how the organization is run: its e-mail domains,
- * merge rules and defaults for new members are withheld.
- */
-async function ownerOf(ctx: Context, integration: IntegrationRow, info: GraphQLResolveInfo): Promise<OrganizationRow> {
-  const node = info.fieldNodes[0];
-  let key = ownerKeys.get(node);
-  if (!key) {
-    key = Symbol('integration owners');
-    ownerKeys.set(node, key);
-  }
-  const query = queryFromInfo({ context: ctx, info });
-  const [owner, member] = await Promise.all([
-    loaderFor<string, OrganizationRow | undefined>(ctx, key, async (ids) => {
-      const rows = await ctx.prisma.organization.findMany({ ...query, where: { id: { in: [...ids] } } });
-      return ids.map((id) => rows.find((row) => row.id === id));
-    }).load(integration.ownerOrganizationId),
-    ctx.membership.load(integration.ownerOrganizationId),
-  ]);
-  if (!owner) throw notFound('Organization');
-  return member ? owner : { ...owner, emailDomains: [], mergeRules: { type: 'none' }, defaultRole: null, defaultContent: null };
-}
-
 export const Integration = builder.objectRef<IntegrationRow>('Integration').implement({
   description: 'An integration published on this instance: its manifest, and where its assets are served.',
   fields: (t) => ({
@@ -155,7 +125,15 @@ export const Integration = builder.objectRef<IntegrationRow>('Integration').impl
       type: [IntegrationExternalLink],
       resolve: (integration) => integration.externalLinks as ExternalLink[],
     }),
-    owner: t.field({ type: Organization, resolve: (integration, _args, ctx, info) => ownerOf(ctx, integration, info) }),
+    owner: t.field({
+      type: PublicOrganization,
+      description: 'Who publishes it: the public projection of its organization, whoever asks.',
+      resolve: async (integration, _args, ctx) => {
+        const owner = await publicOrganization(ctx, integration.ownerOrganizationId);
+        if (!owner) throw notFound('Organization');
+        return owner;
+      },
+    }),
     urls: t.field({
       type: IntegrationUrls,
       resolve: (integration, _args, ctx) => {

@@ -8,7 +8,7 @@ import {
   type Space as SpaceRow,
 } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { authorize, collections, contentLevels, forbidden, organizations, spaces } from '../kernel/authorize.js';
+import { authorize, collections, contentLevels, forbidden, type Guard, organizations, spaces } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
@@ -45,6 +45,22 @@ const inviteTargets = rowAnnotation<LinkInviteRow, InviteTarget>('link invite ta
   );
 });
 
+/** Invite links are seen by whoever manages them (policies.inviteLink). */
+const linkInvitesManaged: Guard<LinkInviteRow> = {
+  kind: 'Invite',
+  policy: policies.inviteLink,
+  level: rowAnnotation('link invite level', async (ctx, rows) => {
+    await inviteTargets.annotate(ctx, rows);
+    return Promise.all(
+      rows.map(async (row) => {
+        const { level } = await inviteTargets.of(ctx, row);
+        const needed = row.spaceId ? policies.space.viewInviteLinks : row.collectionId ? policies.collection.viewInviteLinks : 'admin';
+        return atLeast(level, needed) ? level : null;
+      }),
+    );
+  }),
+};
+
 /** What an invite gives: a role in the organization, or a level on its space or collection (null: a guest). */
 const givenLevel = (invite: Pick<LinkInviteRow, 'role' | 'level' | 'spaceId' | 'collectionId'>): GrantedLevel =>
   (invite.spaceId || invite.collectionId ? invite.level : invite.role) ?? 'guest';
@@ -58,6 +74,7 @@ async function redundant(ctx: Context, invite: LinkInviteRow): Promise<boolean> 
 const EXPIRES_AT = 'When the link stops working (joining with it is then refused, 410); null: never.';
 
 export const InviteLinkToOrganization = builder.objectRef<LinkInviteRow>('InviteLinkToOrganization').implement({
+  access: linkInvitesManaged,
   description: 'An invite link to the organization: whoever follows it joins with its role. Its id is the secret of the link.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'invite' }),
@@ -75,6 +92,7 @@ const contentOf = async (ctx: Context, invite: LinkInviteRow) => {
 };
 
 export const InviteLinkToSpace = builder.objectRef<LinkInviteRow>('InviteLinkToSpace').implement({
+  access: linkInvitesManaged,
   description: 'An invite link to a space: whoever follows it joins the organization (as a guest if new) with this level on the space.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'invite' }),
@@ -87,6 +105,7 @@ export const InviteLinkToSpace = builder.objectRef<LinkInviteRow>('InviteLinkToS
 });
 
 export const InviteLinkToCollection = builder.objectRef<LinkInviteRow>('InviteLinkToCollection').implement({
+  access: linkInvitesManaged,
   description:
     'An invite link to a collection: whoever follows it joins the organization (as a guest if new) with this level on the collection.',
   fields: (t) => ({

@@ -1,12 +1,12 @@
 // The BackgroundJob type and the `job` query: how a caller follows long work it started (an import, a link check, a
-// Git sync). A job is seen by whoever asked for it and by the admins of the organization it works for; to anyone else
-// it does not exist.
+// Git sync). A job is seen by whoever asked for it and by the admins of the organization it works for (policies.job);
+// to anyone else, and to a token of another organization, it does not exist.
 import type { BackgroundJob as JobRow } from '../generated/prisma/client.js';
-import { Prisma } from '../generated/prisma/client.js';
 import { BackgroundJobState } from '../generated/prisma/enums.js';
+import { rowAnnotation } from '../kernel/annotations.js';
+import { authorize, type Resource, rowsOfTable } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
-import { viewerMembershipSql } from '../kernel/context.js';
-import { notFound } from '../kernel/errors.js';
+import { type Level, organizationLevel, policies } from '../kernel/permissions.js';
 
 const BackgroundJobStateEnum = prismaEnum(
   'BackgroundJobState',
@@ -21,7 +21,29 @@ const JobProgress = builder.objectRef<{ done: number; total: number }>('Backgrou
   }),
 });
 
+/**
+ * The viewer's standing in the organization a job works for; a job of no organization is its creator's alone, out of
+ * reach of a token that acts in one organization.
+ */
+const jobs: Resource<JobRow, typeof policies.job> = {
+  kind: 'Job',
+  policy: policies.job,
+  loadMany: rowsOfTable('BackgroundJob'),
+  level: rowAnnotation('job level', async (ctx, rows) => {
+    const scoped = ctx.viewer.organizationId;
+    const members = await ctx.membership.loadMany(rows.flatMap((row) => row.organizationId ?? []));
+    const byOrganization = new Map(rows.flatMap((row) => row.organizationId ?? []).map((id, i) => [id, members[i]]));
+    return rows.map((row): Level => {
+      if (!row.organizationId) return scoped ? null : 'guest';
+      const member = byOrganization.get(row.organizationId);
+      return organizationLevel(member instanceof Error ? undefined : member);
+    });
+  }),
+  ownerOf: (job) => job.createdById ?? '',
+};
+
 export const BackgroundJob = builder.objectRef<JobRow>('BackgroundJob').implement({
+  access: jobs,
   description: 'Work the service does in the background, with its progress and its outcome.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -48,15 +70,6 @@ builder.queryFields((t) => ({
     type: BackgroundJob,
     description: 'A background job the viewer started, or one of an organization the viewer administers.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const [job] = await ctx.sql<JobRow>(Prisma.sql`
-        SELECT j.* FROM "BackgroundJob" j
-         WHERE j.id = ${args.id}
-           AND (j."createdById" = ${ctx.viewer.userId}
-                OR EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = j."organizationId"
-                             AND ${viewerMembershipSql(ctx.viewer, 'm')} AND m.role = 'admin'))`);
-      if (!job) throw notFound('Job');
-      return job;
-    },
+    resolve: async (_root, args, ctx) => (await authorize(ctx, jobs, args.id, 'view')).row,
   }),
 }));

@@ -1,13 +1,16 @@
-// The one entry point of access control: load an object by id through the caller's permissions, and check an action
-// of its policy (permissions.ts). Whatever the caller may not see is "not found", exactly like what does not exist;
-// 403 is for what the caller can see but may not do; 409 for an action on a deleted object.
+// The one entry point of access control. A Resource says how to load a kind of object and what level the viewer has
+// on it; its policy (permissions.ts) says what each action needs. authorize() loads an object by id (or by its key
+// within a parent) and checks an action; can() and authorizeRow() judge a row already in hand. Whatever the viewer may
+// not see is "not found", exactly like what does not exist; 403 is for what the viewer can see but may not do; 409 for
+// an action on a deleted object. src/kernel/access.ts applies the same `view` check to every GraphQL field that
+// returns a protected object, whatever its parent.
 import { type Collection, Prisma, type Space } from '../generated/prisma/client.js';
 import { type RowAnnotation, rowAnnotation } from './annotations.js';
-import { type Context, viewerMembershipSql } from './context.js';
+import { type Context, loaderFor, viewerMembershipSql } from './context.js';
 import { ApiError, badRequest, conflict, notFound } from './errors.js';
 import {
   type ActionOf,
-  atLeast,
+  allows,
   contentLevel,
   type GrantedLevel,
   highestRole,
@@ -20,17 +23,28 @@ import {
 } from './permissions.js';
 import { rowById } from './rows.js';
 
-export interface Resource<Row extends object, P extends Policy> {
+export interface Resource<Row extends object, P extends Policy = Policy> {
   /** How messages name it ("Space not found"). */
   kind: string;
   policy: P;
-  /** The row with this id, with what `query` (plugin-prisma's selection) adds; null when there is none. */
-  load(ctx: Context, id: string, query?: object): Promise<Row | null>;
-  /** The viewer's level on a row. */
+  /** The rows with these ids that exist, in one statement (any order); absent for rows without an id of their own. */
+  loadMany?(ctx: Context, ids: readonly string[]): Promise<Row[]>;
+  /** The row with this id read with plugin-prisma's query, for a root field whose selection needs relations. */
+  loadWithQuery?(ctx: Context, id: string, query: object): Promise<Row | null>;
+  /** The viewer's level on a row: they see it when the level satisfies the policy's `view`. */
   level: RowAnnotation<Row, Level>;
-  /** True for a row that refuses every action but `view` until it is restored. */
-  deleted?(row: Row): boolean;
+  /** True for a row that refuses every action but `view` until it is restored (its own, or its parent's). */
+  deleted?(row: Row, ctx: Context): boolean | Promise<boolean>;
+  /** For a child resource: the column of its row that holds its parent's id (checked by authorize's `{ id, parent }`). */
+  parentKey?: keyof Row & string;
+  /** For a child named by another key within its parent (a change request's number, a field's name): that lookup. */
+  findInParent?(ctx: Context, parent: string, key: string): Promise<Row | null>;
+  /** The user who wrote a row, for the policy's `owner` rules. */
+  ownerOf?(row: Row): string;
 }
+
+/** What judges who may see the objects of a GraphQL type (src/kernel/access.ts): the resource of their rows. */
+export type Guard<Row extends object> = Pick<Resource<Row>, 'kind' | 'policy' | 'level' | 'ownerOf'>;
 
 export interface Authorized<Row> {
   row: Row;
@@ -43,25 +57,110 @@ export interface AuthorizeOptions {
   query?: object;
 }
 
+/** An object by its id, or by its key within the parent the request names (a path's organization, site or space). */
+export type Target = string | { id: string; parent: string };
+
 export const forbidden = (action: string, kind: string) =>
   new ApiError(403, `You do not have the "${action}" permission on this ${kind.toLowerCase()}.`);
 
-/** Loads `id` and checks `action`: 404 when the viewer may not see it, 403 when it may not do it, 409 when deleted. */
+const rowLoaders = new WeakMap<object, symbol>();
+
+/**
+ * The request's loader of a resource's rows by id: rows asked for in one tick are read in one statement, and a row
+ * already seen in this request (remembered) costs nothing.
+ */
+function rowLoader<Row extends object>(ctx: Context, resource: Resource<Row>) {
+  let key = rowLoaders.get(resource);
+  if (!key) {
+    key = Symbol(`${resource.kind} rows`);
+    rowLoaders.set(resource, key);
+  }
+  return loaderFor<string, Row | null>(ctx, key, async (ids) => {
+    if (!resource.loadMany) throw new Error(`${resource.kind} rows have no id of their own.`);
+    const rows = await resource.loadMany(ctx, ids);
+    const byId = new Map(rows.map((row) => [(row as { id: string }).id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+}
+
+/** The row with this id (null when none), batched with the request's other rows of the resource. */
+export const rowOf = <Row extends object>(ctx: Context, resource: Resource<Row>, id: string): Promise<Row | null> =>
+  rowLoader(ctx, resource).load(id);
+
+/** Records a row read some other way, so that its children find it without a statement. */
+export function remember<Row extends object>(ctx: Context, resource: Resource<Row>, row: Row): Row {
+  rowLoader(ctx, resource).prime((row as { id: string }).id, row);
+  return row;
+}
+
+const isOwner = <Row extends object>(ctx: Context, resource: Resource<Row>, row: Row) => resource.ownerOf?.(row) === ctx.viewer.userId;
+
+/** Whether the viewer may see a row at all. */
+export function visible<Row extends object>(resource: Guard<Row>, level: Level, owner = false): level is GrantedLevel {
+  return allows(resource.policy.view, level, owner);
+}
+
+/**
+ * Judges an action on a row already in hand: its level, when the viewer may see the row and do the action; 404 when
+ * they may not see it, 403 when they see it but may not do it, 409 on a deleted row for any action but view.
+ */
+export async function authorizeRow<Row extends object, P extends Policy>(
+  ctx: Context,
+  resource: Resource<Row, P>,
+  row: Row,
+  action: ActionOf<P>,
+  options: AuthorizeOptions = {},
+): Promise<GrantedLevel> {
+  const level = await resource.level.of(ctx, row);
+  const owner = isOwner(ctx, resource, row);
+  if (!visible(resource, level, owner)) throw notFound(resource.kind);
+  if (!allows(resource.policy[action], level, owner)) throw forbidden(action, resource.kind);
+  if (action !== 'view' && !options.allowDeleted && (await resource.deleted?.(row, ctx))) {
+    throw conflict(`The ${resource.kind.toLowerCase()} is deleted; restore it first.`);
+  }
+  if (typeof (row as { id?: unknown }).id === 'string') remember(ctx, resource, row);
+  return level;
+}
+
+/** Whether the viewer may do `action` on a row already in hand (never throws). */
+export async function can<Row extends object, P extends Policy>(
+  ctx: Context,
+  resource: Resource<Row, P>,
+  row: Row,
+  action: ActionOf<P>,
+): Promise<boolean> {
+  const level = await resource.level.of(ctx, row);
+  const owner = isOwner(ctx, resource, row);
+  return visible(resource, level, owner) && allows(resource.policy[action], level, owner);
+}
+
+/**
+ * Loads a target and checks `action` on it. A child named with its parent (`{ id, parent }`) that belongs to another
+ * parent is not found, like one that does not exist.
+ */
 export async function authorize<Row extends object, P extends Policy>(
   ctx: Context,
   resource: Resource<Row, P>,
-  id: string,
+  target: Target,
   action: ActionOf<P>,
   options: AuthorizeOptions = {},
 ): Promise<Authorized<Row>> {
-  const row = await resource.load(ctx, id, options.query);
-  const level = row && (await resource.level.of(ctx, row));
-  if (!row || !level) throw notFound(resource.kind);
-  if (!atLeast(level, resource.policy[action])) throw forbidden(action, resource.kind);
-  if (action !== 'view' && !options.allowDeleted && resource.deleted?.(row)) {
-    throw conflict(`The ${resource.kind.toLowerCase()} is deleted; restore it first.`);
-  }
+  const row = await loadTarget(ctx, resource, target, options.query);
+  if (!row) throw notFound(resource.kind);
+  const level = await authorizeRow(ctx, resource, row, action, options);
   return { row, level };
+}
+
+async function loadTarget<Row extends object>(ctx: Context, resource: Resource<Row>, target: Target, query?: object) {
+  if (typeof target === 'string') {
+    if (query && resource.loadWithQuery && Object.keys(query).length) return resource.loadWithQuery(ctx, target, query);
+    return rowOf(ctx, resource, target);
+  }
+  if (resource.findInParent) return resource.findInParent(ctx, target.parent, target.id);
+  const row = await rowOf(ctx, resource, target.id);
+  const parentKey = resource.parentKey;
+  if (!parentKey) throw new Error(`${resource.kind} is not a child resource: authorize it by id.`);
+  return row && (row as Record<string, unknown>)[parentKey] === target.parent ? row : null;
 }
 
 /**
@@ -74,13 +173,35 @@ export async function authorizeReference<Row extends { organizationId: string },
   reference: { id: string; field: string; organizationId: string },
   action: ActionOf<P>,
 ): Promise<Authorized<Row>> {
-  const row = await resource.load(ctx, reference.id);
+  const row = await rowOf(ctx, resource, reference.id);
   const level = row?.organizationId === reference.organizationId ? await resource.level.of(ctx, row) : null;
-  if (!row || !level || resource.deleted?.(row)) {
+  const owner = row ? isOwner(ctx, resource, row) : false;
+  if (!row || !visible(resource, level, owner) || (await resource.deleted?.(row, ctx))) {
     throw badRequest(`Invalid "${reference.field}": no such ${resource.kind.toLowerCase()} in this organization.`);
   }
-  if (!atLeast(level, resource.policy[action])) throw forbidden(action, resource.kind);
+  if (!allows(resource.policy[action], level, owner)) throw forbidden(action, resource.kind);
   return { row, level };
+}
+
+/**
+ * The level of a child resource's rows: the viewer's level on each row's parent (read with the request's other rows
+ * of the parent, or already remembered), adjusted by `adjust` when the child narrows it.
+ */
+export function inheritedLevel<Row extends object, ParentRow extends object>(
+  name: string,
+  parent: Resource<ParentRow>,
+  parentId: (row: Row) => string,
+  adjust?: (ctx: Context, rows: readonly Row[], levels: Level[]) => Promise<Level[]>,
+): RowAnnotation<Row, Level> {
+  return rowAnnotation<Row, Level>(name, async (ctx, rows) => {
+    const parents: (ParentRow | null)[] = await Promise.all(rows.map((row) => rowOf(ctx, parent, parentId(row))));
+    const found = parents.filter((row): row is ParentRow => row !== null);
+    await parent.level.annotate(ctx, found);
+    const levels = await Promise.all(
+      parents.map(async (row) => (row && visible(parent, await parent.level.of(ctx, row)) ? parent.level.of(ctx, row) : null)),
+    );
+    return adjust ? adjust(ctx, rows, levels) : levels;
+  });
 }
 
 // --- the resources every domain builds on ---------------------------------------------------------------------------
@@ -89,12 +210,19 @@ export async function authorizeReference<Row extends { organizationId: string },
 export const organizations: Resource<{ id: string }, typeof policies.organization> = {
   kind: 'Organization',
   policy: policies.organization,
-  load: async (ctx, id) => ((await ctx.membership.load(id)) ? { id } : null),
+  loadMany: async (ctx, ids) => {
+    const members = await ctx.membership.loadMany(ids);
+    return ids.filter((_id, i) => members[i] && !(members[i] instanceof Error)).map((id) => ({ id }));
+  },
   level: rowAnnotation('organization level', async (ctx, rows) => {
     const members = await ctx.membership.loadMany(rows.map((row) => row.id));
     return members.map((member) => organizationLevel(member instanceof Error ? undefined : member));
   }),
 };
+
+/** The level on an organization's children (its teams, sites, custom fields...): the viewer's standing there. */
+export const organizationChildLevel = (name: string) =>
+  inheritedLevel<{ organizationId: string }, { id: string }>(name, organizations, (row) => row.organizationId);
 
 interface ContentRow {
   organizationId: string;
@@ -137,17 +265,26 @@ export const contentLevels = rowAnnotation<ContentRow & { id: string }, Level>('
   return rows.map((row, i) => contentLevel(members[i], row.effectiveLevel, granted.get(row.id) ?? null));
 });
 
+/** Every row of a table with these ids, in one statement. */
+export const rowsOfTable =
+  <Row>(table: string) =>
+  (ctx: Context, ids: readonly string[]) =>
+    ctx.sql<Row>(Prisma.sql`SELECT * FROM ${Prisma.raw(`"${table}"`)} WHERE id = ANY(${[...ids]}::text[])`);
+
 export const collections: Resource<Collection, typeof policies.collection> = {
   kind: 'Collection',
   policy: policies.collection,
-  load: (ctx, id, query) => rowById(ctx, 'Collection', id, query, () => ctx.prisma.collection.findUnique({ ...query, where: { id } })),
+  loadMany: rowsOfTable('Collection'),
+  loadWithQuery: (ctx, id, query) =>
+    rowById(ctx, 'Collection', id, query, () => ctx.prisma.collection.findUnique({ ...query, where: { id } })),
   level: contentLevels,
 };
 
 export const spaces: Resource<Space, typeof policies.space> = {
   kind: 'Space',
   policy: policies.space,
-  load: (ctx, id, query) => rowById(ctx, 'Space', id, query, () => ctx.prisma.space.findUnique({ ...query, where: { id } })),
+  loadMany: rowsOfTable('Space'),
+  loadWithQuery: (ctx, id, query) => rowById(ctx, 'Space', id, query, () => ctx.prisma.space.findUnique({ ...query, where: { id } })),
   level: contentLevels,
   deleted: (space) => space.deletedAt !== null,
 };
@@ -182,7 +319,7 @@ export async function authorizeSubtree(
       FROM (SELECT 'collection' AS kind, * FROM collections UNION ALL SELECT 'space', * FROM spaces) n
       LEFT JOIN "Member" m ON m."organizationId" = n."organizationId" AND ${viewerMembershipSql(ctx.viewer, 'm')}`;
   if (!nodes.length) throw notFound('Collection');
-  if (!nodes.every((node) => atLeast(node.level, policies[node.kind][action]))) {
+  if (!nodes.every((node) => allows(policies[node.kind][action], node.level))) {
     throw new ApiError(403, `You do not have the "${action}" permission on every collection and space in this collection.`);
   }
   const idsOf = (kind: 'collection' | 'space') => nodes.filter((node) => node.kind === kind).map((node) => node.id);

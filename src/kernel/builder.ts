@@ -5,6 +5,7 @@ import ValidationPlugin from '@pothos/plugin-validation';
 import { GraphQLError, Kind } from 'graphql';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
+import AccessPlugin from './access.js';
 import type { Context } from './context.js';
 import InputGuardPlugin, { MAX_DEPTH } from './input-guard.js';
 import { type Level, type Policy, permissionsOf } from './permissions.js';
@@ -21,8 +22,9 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
-  // The guard runs before validation: validators never see a NUL character or an over-deep value.
-  plugins: [InputGuardPlugin, ValidationPlugin, PrismaPlugin],
+  // The guard runs before validation: validators never see a NUL character or an over-deep value. Access judges what
+  // every field returns, whoever resolved it.
+  plugins: [InputGuardPlugin, ValidationPlugin, PrismaPlugin, AccessPlugin],
   defaultFieldNullability: false,
   validation: { validationError },
   prisma: {
@@ -124,7 +126,7 @@ export function permissionsType<P extends Policy>(name: string, policy: P) {
   });
 }
 
-/** The permissions of a level, staying synchronous when the level is known. */
-export function permissionsFor<P extends Policy>(policy: P, level: Level | Promise<Level>) {
-  return level instanceof Promise ? level.then((known) => permissionsOf(policy, known)) : permissionsOf(policy, level);
+/** The permissions of a level (of the object's author, or not), staying synchronous when the level is known. */
+export function permissionsFor<P extends Policy>(policy: P, level: Level | Promise<Level>, owner = false) {
+  return level instanceof Promise ? level.then((known) => permissionsOf(policy, known, owner)) : permissionsOf(policy, level, owner);
 }

@@ -22,6 +22,8 @@ export interface Viewer {
   tokenId: string;
   /** Whether any content is granted to the user or to a team of theirs: lists read grants only then. */
   holdsGrants: boolean;
+  /** Whether the user is a guest (a member without role) of an organization: what guests may not see is read only then. */
+  guestSomewhere: boolean;
   /** The one organization the token acts in (an SSO session token), or null for a token of the user's own. */
   organizationId: string | null;
 }
@@ -105,6 +107,7 @@ export async function authenticate(services: Services, authorization: string | n
     expiresAt: Date | null;
     organizationId: string | null;
     holdsGrants: boolean;
+    guestSomewhere: boolean;
   }>(
     Prisma.sql`WITH token AS (
         SELECT id, "userId", "revokedAt", "expiresAt", "lastUsedAt", "organizationId" FROM "ApiToken" WHERE "tokenHash" = ${hashToken(secret)}
@@ -116,11 +119,19 @@ export async function authenticate(services: Services, authorization: string | n
       )
       SELECT id, "userId", "revokedAt", "expiresAt", "organizationId", EXISTS (SELECT 1 FROM "ContentGrant" g
           WHERE g."userId" = token."userId"
-             OR g."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = token."userId")) AS "holdsGrants"
+             OR g."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = token."userId")) AS "holdsGrants",
+        EXISTS (SELECT 1 FROM "Member" m WHERE m."userId" = token."userId" AND m.role IS NULL AND NOT m.disabled
+                   AND (token."organizationId" IS NULL OR m."organizationId" = token."organizationId")) AS "guestSomewhere"
         FROM token`,
   );
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) throw refusedToken();
-  return { userId: token.userId, tokenId: token.id, holdsGrants: token.holdsGrants, organizationId: token.organizationId };
+  return {
+    userId: token.userId,
+    tokenId: token.id,
+    holdsGrants: token.holdsGrants,
+    guestSomewhere: token.guestSomewhere,
+    organizationId: token.organizationId,
+  };
 }
 
 export function createContext(services: Services, viewer: Viewer): Context {

@@ -56,7 +56,7 @@ export interface ListSource<Row extends object, Args = Record<string, unknown>> 
    * Values computed in the page statement beside the row's columns, by name (the level of the parent's subject on
    * the row, say); they stay on the row. Only for an item type that is not a Prisma object (no `fetch`).
    */
-  computed?(parent: Prisma.Sql): Record<string, Prisma.Sql>;
+  computed?(parent: Prisma.Sql, ctx: Context): Record<string, Prisma.Sql>;
   /** The page-token scope of one parent's list with these arguments: a token is valid only where it was issued. */
   scope(parentKey: string, args: Args): string;
   /**
@@ -158,7 +158,7 @@ async function loadPages<Row extends object, Args>(
   // A list of plain objects (no fetch) is always read whole: plugin-prisma knows nothing of its item type.
   const query = source.fetch ? queryFromInfo({ context: ctx, info, path: ['items'] }) : {};
   const whole = !needsPrisma(query);
-  const computed = Object.entries(source.computed?.(parentKey) ?? {}).map(
+  const computed = Object.entries(source.computed?.(parentKey, ctx) ?? {}).map(
     ([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(`"${name}"`)}`,
   );
   const columns = Prisma.join([

@@ -32,7 +32,17 @@ const RANK: Record<GrantedLevel, number> = { guest: 0, read: 1, comment: 2, edit
 export const atLeast = (level: Level, minimum: GrantedLevel): boolean => level !== null && RANK[level] >= RANK[minimum];
 const lower = (a: Role, b: Role): Role => (RANK[a] <= RANK[b] ? a : b);
 
-/** What each action needs, per kind of object: the minimum level. */
+/**
+ * What an action needs: a minimum level, or for objects that have an author (comments), one minimum for the author
+ * and another (none when absent) for everyone else.
+ */
+export type Rule = GrantedLevel | { readonly owner: GrantedLevel; readonly others?: GrantedLevel };
+
+/**
+ * What each action needs, per kind of object. Every kind's `view` decides who may see its objects at all: whoever
+ * may not is answered "not found", wherever the object is reached from (src/kernel/access.ts). A child kind (a site's
+ * share links, a space's change requests) is judged by the viewer's level on its parent.
+ */
 export const policies = {
   organization: {
     view: 'guest',
@@ -54,8 +64,29 @@ export const policies = {
   /** A team is managed (renamed, its members changed) by the organization's admins and by the team's owners. */
   team: { view: 'read', admin: 'admin' },
   teamMember: { view: 'read' },
+  /**
+   * A membership: seen by the organization's members with a role, and by its own member; changed by the admins; ended
+   * by the admins, or by the member leaving.
+   */
+  member: { view: { owner: 'guest', others: 'read' }, admin: 'admin', remove: { owner: 'guest', others: 'admin' } },
   /** An organization's custom field definitions: every member reads them, its admins change them. */
   customField: { view: 'guest', edit: 'admin' },
+  /** An organization's OpenAPI specifications: its members with a role read them; who may create them changes them. */
+  openAPISpec: { view: 'read', edit: 'create', delete: 'create' },
+  /** SAML providers hold the organization's way in: its admins alone see them. */
+  samlProvider: { view: 'admin' },
+  /**
+   * An invite link is judged by the viewer's level on what it opens, counted only where they manage its invites: the
+   * organization's admins, and on a space or collection, whoever has its `viewInviteLinks`.
+   */
+  inviteLink: { view: 'create' },
+  /**
+   * An integration's installation: managed by the admins of the organization that installed it, and seen by those of
+   * the one that publishes the integration; on a space, seen too by whoever may install integrations there.
+   */
+  installation: { view: 'create' },
+  /** A background job: seen by whoever asked for it, and by the admins of the organization it works for. */
+  job: { view: { owner: 'guest', others: 'admin' } },
   /**
    * A docs site is the organization's: its members with a role read it; creators build it (settings, site spaces,
    * sections, redirects); admins delete it and hold its secrets (share links, publishing auth).
@@ -70,6 +101,12 @@ export const policies = {
     viewAdaptiveSchema: 'read',
     editAdaptiveSchema: 'create',
   },
+  /** What a site holds, judged by the viewer's level on the site (a site space, also on its space). */
+  siteStructure: { view: 'read', edit: 'create' },
+  siteRedirect: { view: 'read', edit: 'create' },
+  /** Share links are listed by the site's builders; their keys (in their URLs) are for its admins. */
+  shareLink: { view: 'create', admin: 'admin' },
+  publishingAuth: { view: 'admin' },
   space: {
     view: 'read',
     access: 'read',
@@ -82,26 +119,35 @@ export const policies = {
     review: 'review',
     installIntegration: 'create',
   },
-} as const satisfies Record<string, Record<string, GrantedLevel>>;
+  /** A space's change requests, judged by the viewer's level on the space. */
+  changeRequest: { view: 'read', edit: 'edit', merge: 'review' },
+  /**
+   * Comments and replies, judged by the viewer's level on their space and whether they wrote them: a body is its
+   * author's to edit; its author or the space's administrators delete it.
+   */
+  comment: {
+    view: 'read',
+    edit: { owner: 'comment' },
+    reply: 'comment',
+    delete: { owner: 'comment', others: 'create' },
+  },
+} as const satisfies Record<string, Record<string, Rule>>;
 
-export type Policy = Record<string, GrantedLevel>;
+export type Policy = Record<string, Rule>;
 export type ActionOf<P extends Policy> = keyof P & string;
 
-/** The `permissions` object of a level under a policy: every action, allowed or not. */
-export function permissionsOf<P extends Policy>(policy: P, level: Level): Record<ActionOf<P>, boolean> {
-  const out = {} as Record<ActionOf<P>, boolean>;
-  for (const action in policy) out[action as ActionOf<P>] = atLeast(level, policy[action]);
-  return out;
+/** Whether a level (of an author of the object, or not) satisfies a rule. */
+export function allows(rule: Rule, level: Level, owner = false): boolean {
+  if (typeof rule === 'string') return atLeast(level, rule);
+  const minimum = owner ? rule.owner : rule.others;
+  return minimum !== undefined && atLeast(level, minimum);
 }
 
-/**
- * What the viewer may do with a comment or reply, by their level on its space and whether they wrote it: a body is its
- * author's to edit; its author or the space's administrators delete it.
- */
-export function commentPermissions(level: Level, postedById: string, viewerId: string) {
-  const comments = atLeast(level, policies.space.comment);
-  const author = postedById === viewerId;
-  return { view: true, edit: author && comments, reply: comments, delete: (author && comments) || atLeast(level, policies.space.admin) };
+/** The `permissions` object of a level under a policy: every action, allowed or not. */
+export function permissionsOf<P extends Policy>(policy: P, level: Level, owner = false): Record<ActionOf<P>, boolean> {
+  const out = {} as Record<ActionOf<P>, boolean>;
+  for (const action in policy) out[action as ActionOf<P>] = allows(policy[action], level, owner);
+  return out;
 }
 
 /** The level a membership gives on the organization itself. */
@@ -150,18 +196,19 @@ export function grantedContentSql(userId: string): Prisma.Sql {
 }
 
 /**
- * SQL twin of `contentLevel(...) !== null` for a collection or space aliased `t`: the viewer is a member (not a guest)
- * of its organization, and an admin there or the content has a default level; or it is granted to them. Viewer-
- * relative, so it filters lists at any nesting depth, across organizations, in one statement.
+ * SQL twin of `contentLevel(...) !== null` for a collection or space aliased `content` (`t` unless told): the viewer is
+ * a member (not a guest) of its organization, and an admin there or the content has a default level; or it is granted
+ * to them. Viewer-relative, so it filters lists at any nesting depth, across organizations, in one statement.
  */
-export function visibleToViewerSql(viewer: Viewer): Prisma.Sql {
+export function visibleToViewerSql(viewer: Viewer, content = 't'): Prisma.Sql {
+  const t = Prisma.raw(content);
   // The granted subtree only for a viewer who holds grants (the token's statement tells): it costs the list
   // statement its index-only count and much of its planning, which most viewers need not pay. One EXISTS with the
   // alternatives inside, so that PostgreSQL still makes it a semi-join.
-  const granted = viewer.holdsGrants ? Prisma.sql`OR t.id IN ${grantedContentSql(viewer.userId)}` : Prisma.empty;
+  const granted = viewer.holdsGrants ? Prisma.sql`OR ${t}.id IN ${grantedContentSql(viewer.userId)}` : Prisma.empty;
   return Prisma.sql`EXISTS (SELECT 1 FROM "Member" m
-    WHERE m."organizationId" = t."organizationId" AND ${viewerMembershipSql(viewer, 'm')}
-      AND ((m.role IS NOT NULL AND (m.role = 'admin' OR t."effectiveLevel" IS NOT NULL)) ${granted}))`;
+    WHERE m."organizationId" = ${t}."organizationId" AND ${viewerMembershipSql(viewer, 'm')}
+      AND ((m.role IS NOT NULL AND (m.role = 'admin' OR ${t}."effectiveLevel" IS NOT NULL)) ${granted}))`;
 }
 
 /**

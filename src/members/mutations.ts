@@ -1,8 +1,11 @@
 // Changing a member's role (PATCH /v1/orgs/{organizationId}/members/{userId}), making them an SSO member, removing them.
+
+import { authorize } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
+import { members } from './access.js';
 import { removeMember, setMemberSSO, updateMember } from './service.js';
-import { Member, memberOf } from './types.js';
+import { Member } from './types.js';
 
 export const UpdateMemberInput = builder.inputType('UpdateMemberInput', {
   fields: (t) => ({
@@ -19,7 +22,7 @@ builder.mutationFields((t) => ({
     args: { ...memberKey, input: t.arg({ type: UpdateMemberInput, required: true }) },
     resolve: async (_root, args, ctx) => {
       await updateMember(ctx, args.organizationId, args.userId, args.input.role);
-      return memberOf(ctx, args.organizationId, args.userId);
+      return (await authorize(ctx, members, { id: args.userId, parent: args.organizationId }, 'view')).row;
     },
   }),
   setMemberSSO: t.field({
@@ -28,7 +31,7 @@ builder.mutationFields((t) => ({
     args: memberKey,
     resolve: async (_root, args, ctx) => {
       await setMemberSSO(ctx, args.organizationId, args.userId);
-      return memberOf(ctx, args.organizationId, args.userId);
+      return (await authorize(ctx, members, { id: args.userId, parent: args.organizationId }, 'view')).row;
     },
   }),
   removeMember: t.boolean({

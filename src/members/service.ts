@@ -2,10 +2,10 @@
 // given by admins only (so nobody raises their own).
 import type { Prisma } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
-import { authorize, organizations } from '../kernel/authorize.js';
+import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict } from '../kernel/errors.js';
-import { memberOf } from './types.js';
+import { members } from './access.js';
 
 type Transaction = Prisma.TransactionClient;
 
@@ -22,8 +22,7 @@ async function keepAnAdmin(tx: Transaction, organizationId: string, userId: stri
 }
 
 export async function updateMember(ctx: Context, organizationId: string, userId: string, role: MemberRole | null | undefined) {
-  await authorize(ctx, organizations, organizationId, 'admin');
-  const member = await memberOf(ctx, organizationId, userId);
+  const { row: member } = await authorize(ctx, members, { id: userId, parent: organizationId }, 'admin');
   if (role === undefined || role === member.role) return;
   await ctx.prisma.$transaction(async (tx) => {
     if (member.role === 'admin') await keepAnAdmin(tx, organizationId, userId);
@@ -33,8 +32,7 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
 
 /** Marks a member as signing in through SSO (GitBook's setUserAsSSOMemberForOrganization); idempotent. */
 export async function setMemberSSO(ctx: Context, organizationId: string, userId: string): Promise<void> {
-  await authorize(ctx, organizations, organizationId, 'admin');
-  const member = await memberOf(ctx, organizationId, userId);
+  const { row: member } = await authorize(ctx, members, { id: userId, parent: organizationId }, 'admin');
   if (member.sso) return;
   await ctx.prisma.member.update({
     where: { organizationId_userId: { organizationId, userId } },
@@ -48,8 +46,7 @@ export async function setMemberSSO(ctx: Context, organizationId: string, userId:
  * content grants made to them in this organization, in one transaction.
  */
 export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<void> {
-  await authorize(ctx, organizations, organizationId, userId === ctx.viewer.userId ? 'view' : 'admin');
-  const member = await memberOf(ctx, organizationId, userId);
+  const { row: member } = await authorize(ctx, members, { id: userId, parent: organizationId }, 'remove');
   await ctx.prisma.$transaction(async (tx) => {
     if (member.role === 'admin') await keepAnAdmin(tx, organizationId, userId);
     await tx.contentGrant.deleteMany({ where: { organizationId, userId } });

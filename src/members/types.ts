@@ -7,13 +7,12 @@ import { MemberRole } from '../generated/prisma/enums.js';
 import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, restEnum } from '../kernel/builder.js';
-import type { Context } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import { notFound } from '../kernel/errors.js';
 import { containsPattern, type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { Organization } from '../organizations/types.js';
 import { User } from '../users/types.js';
+import { members } from './access.js';
 
 interface MemberCounts {
   teams: number;
@@ -36,6 +35,7 @@ const memberCounts = rowAnnotation<MemberRow, MemberCounts>('member counts', asy
 });
 
 export const Member = builder.objectRef<MemberRow>('Member').implement({
+  access: members,
   description: 'A user’s membership of an organization.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'member' }),
@@ -143,21 +143,9 @@ builder.objectFields(Organization, (t) => ({
   }),
   member: t.field({
     type: Member,
-    description: 'One member, by user id.',
+    description: 'One member, by user id: any member for members with a role, themselves for a guest.',
     args: { userId: t.arg.id({ required: true }) },
     ...readsParentKeyOnly,
-    resolve: async (org, args, ctx) => {
-      await authorize(ctx, organizations, org.id, 'listMembers');
-      return memberOf(ctx, org.id, args.userId);
-    },
+    resolve: async (org, args, ctx) => (await authorize(ctx, members, { id: args.userId, parent: org.id }, 'view')).row,
   }),
 }));
-
-/** The membership of `userId` in an organization the viewer may list the members of; 404 when there is none. */
-export async function memberOf(ctx: Context, organizationId: string, userId: string): Promise<MemberRow> {
-  const [member] = await ctx.sql<MemberRow>(
-    Prisma.sql`SELECT * FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId}`,
-  );
-  if (!member) throw notFound('Member');
-  return member;
-}

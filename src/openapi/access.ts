@@ -1,19 +1,13 @@
-// How a request reaches an organization's OpenAPI specifications: through the viewer's membership of the organization.
-// Every member reads them (the organization's `view`); members who may create them (`createOpenAPISpec`) also change
-// and delete them. Anyone outside the organization learns nothing of them: 404, as for the organization itself.
+// How a request reaches an organization's OpenAPI specifications: through the viewer's membership of the organization
+// (policies.openAPISpec). Every member reads them; members who may create them also change and delete them. Anyone
+// outside the organization learns nothing of them: 404, as for the organization itself.
 import { Prisma } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { authorize, forbidden, organizations } from '../kernel/authorize.js';
+import { authorize, forbidden, type Guard, organizationChildLevel, organizations } from '../kernel/authorize.js';
 import { type Context, loaderFor } from '../kernel/context.js';
-import { type ActionOf, atLeast, type Level, organizationLevel, type Policy, policies } from '../kernel/permissions.js';
+import { type ActionOf, allows, policies } from '../kernel/permissions.js';
 
-export const openAPISpecPolicy = {
-  view: policies.organization.view,
-  edit: policies.organization.createOpenAPISpec,
-  delete: policies.organization.createOpenAPISpec,
-} as const satisfies Policy;
-
-export type SpecAction = ActionOf<typeof openAPISpecPolicy>;
+export type SpecAction = ActionOf<typeof policies.openAPISpec>;
 
 export const SPEC_KIND = 'OpenAPI specification';
 export const VERSION_KIND = 'OpenAPI specification version';
@@ -25,11 +19,12 @@ export interface SpecKey {
   slug: string;
 }
 
-/** The viewer's level on specs: their standing in each spec's organization. */
-export const specLevels = rowAnnotation<Pick<SpecKey, 'organizationId'>, Level>('openapi spec level', async (ctx, rows) => {
-  const members = await ctx.membership.loadMany(rows.map((row) => row.organizationId));
-  return members.map((member) => organizationLevel(member instanceof Error ? undefined : member));
-});
+/** Specs are judged by the viewer's standing in their organization (policies.openAPISpec). */
+export const openAPISpecs: Guard<Pick<SpecKey, 'organizationId'>> = {
+  kind: SPEC_KIND,
+  policy: policies.openAPISpec,
+  level: organizationChildLevel('openapi spec level'),
+};
 
 const specKeysById = Symbol('openapi spec keys by id');
 
@@ -52,8 +47,21 @@ export const rememberSpec = <Spec extends SpecKey>(ctx: Context, spec: Spec): Sp
   return spec;
 };
 
-/** 403 unless the viewer may do `action` on the organization's specs; 404 when not a member of it. */
+/** Versions are judged by their spec's organization, which whatever reached them read already (specKeys). */
+export const openAPISpecVersions: Guard<{ specId: string }> = {
+  kind: VERSION_KIND,
+  policy: policies.openAPISpec,
+  level: rowAnnotation('openapi spec version level', async (ctx, rows) => {
+    const specs = await specKeys(ctx).loadMany(rows.map((row) => row.specId));
+    return Promise.all(specs.map((spec) => (spec && !(spec instanceof Error) ? openAPISpecs.level.of(ctx, spec) : null)));
+  }),
+};
+
+/**
+ * 403 unless the viewer may do `action` on the organization's specs (creating one among them); 404 when not a member
+ * of it.
+ */
 export async function checkSpecAction(ctx: Context, organizationId: string, action: SpecAction): Promise<void> {
   const { level } = await authorize(ctx, organizations, organizationId, 'view');
-  if (!atLeast(level, openAPISpecPolicy[action])) throw forbidden(action, SPEC_KIND);
+  if (!allows(policies.openAPISpec[action], level)) throw forbidden(action, SPEC_KIND);
 }

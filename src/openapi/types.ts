@@ -7,9 +7,19 @@ import { OpenAPIProcessErrorCode, OpenAPIProcessingState } from '../generated/pr
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { ApiError, notFound } from '../kernel/errors.js';
 import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { policies } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
-import { checkSpecAction, openAPISpecPolicy, rememberSpec, SPEC_KIND, type SpecKey, specKeys, specLevels, VERSION_KIND } from './access.js';
+import {
+  checkSpecAction,
+  openAPISpecs,
+  openAPISpecVersions,
+  rememberSpec,
+  SPEC_KIND,
+  type SpecKey,
+  specKeys,
+  VERSION_KIND,
+} from './access.js';
 import { REFRESH_AFTER_MS } from './processing.js';
 
 const ProcessingStateEnum = prismaEnum(
@@ -45,9 +55,10 @@ const ProcessingProblem = builder.objectRef<{ message: string }>('OpenAPIErrorOb
   fields: (t) => ({ message: t.exposeString('message') }),
 });
 
-const SpecPermissions = permissionsType('OpenAPISpecPermissions', openAPISpecPolicy);
+const SpecPermissions = permissionsType('OpenAPISpecPermissions', policies.openAPISpec);
 
 export const OpenAPISpec = builder.prismaObject('OpenAPISpec', {
+  access: openAPISpecs,
   description:
     'An OpenAPI specification hosted for the organization: its source (a URL, or text), processed in the background ' +
     `into versions. A URL source is fetched again when last processed more than ${REFRESH_AFTER_MS / 60_000} minutes ago.`,
@@ -77,7 +88,7 @@ export const OpenAPISpec = builder.prismaObject('OpenAPISpec', {
     lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount', { description: 'How many problems the last processing found.' }),
     permissions: t.field({
       type: SpecPermissions,
-      resolve: (spec, _args, ctx) => permissionsFor(openAPISpecPolicy, specLevels.of(ctx, spec)),
+      resolve: (spec, _args, ctx) => permissionsFor(policies.openAPISpec, openAPISpecs.level.of(ctx, spec)),
     }),
     urls: t.field({
       type: SpecUrls,
@@ -135,6 +146,7 @@ const specOf = async (ctx: Parameters<typeof specKeys>[0], specId: string) => (a
 const versionPath = (spec: SpecKey, versionId: string) => `${specPath(spec)}/versions/${versionId}`;
 
 export const OpenAPISpecVersion = builder.prismaObject('OpenAPISpecVersion', {
+  access: openAPISpecVersions,
   description: 'What one processing of a spec read, when its content differed from the version before.',
   select: { id: true, specId: true, url: true },
   fields: (t) => ({

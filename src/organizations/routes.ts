@@ -5,6 +5,7 @@ export const organizationRest: RestModule = {
   fragments: {
     Organization: `object id title createdAt emailDomains hostname customHostname type useCase communityType defaultRole @keepNull
       defaultContent sso ai inviteLinks plan mergeRules internal_isOnNewTrial trial urls permissions`,
+    PublicOrganization: 'object id title createdAt emailDomains type inviteLinks plan mergeRules trial urls permissions',
   },
   routes: [
     route('GET /v1/orgs', 'listOrganizationsForAuthenticatedUser', 'organizations'),
@@ -14,7 +15,7 @@ export const organizationRest: RestModule = {
     operationRoute(
       'GET /v1/email-domains/:emailDomain/orgs',
       `query getOrganizationsForEmailDomain($emailDomain: String!) {
-        organizations: organizationsForEmailDomain(emailDomain: $emailDomain) { ...OrganizationFields }
+        organizations: organizationsForEmailDomain(emailDomain: $emailDomain) { ...PublicOrganizationFields }
       }`,
       { body: '' },
     ),

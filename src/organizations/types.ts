@@ -4,7 +4,7 @@ import { type Organization as OrganizationRow, Prisma } from '../generated/prism
 import { BillingPlan, OrganizationCommunityType, OrganizationType, OrganizationUseCase } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
-import { viewerMembershipSql } from '../kernel/context.js';
+import { type Context, loaderFor, viewerMembershipSql } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { type ListSource, listArgs, listOf, listPage, selectsOnlyListFields } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
@@ -32,6 +32,7 @@ const OrganizationTrial = builder.objectRef<typeof notApplicable>('OrganizationT
 const OrganizationPermissions = permissionsType('OrganizationPermissions', policies.organization);
 
 export const Organization = builder.prismaObject('Organization', {
+  access: organizations,
   fields: (t) => ({
     object: t.string({ resolve: () => 'organization' }),
     id: t.exposeID('id'),
@@ -70,6 +71,49 @@ export const Organization = builder.prismaObject('Organization', {
 
 export const OrganizationList = listOf('Organization', Organization);
 
+/**
+ * What anyone may know of an organization they are not a member of (an integration's publisher, an organization that
+ * claims their e-mail domain): who it is, not how it is run. It answers the published Organization shape, with
+ * neutral values where only members may know: no e-mail domains, the free plan, invite links off, no merge rules; its
+ * permissions are the viewer's, none for a non-member.
+ */
+export const PublicOrganization = builder
+  .objectRef<Pick<OrganizationRow, 'id' | 'title' | 'createdAt' | 'type' | 'logoURL'>>('PublicOrganization')
+  .implement({
+    description: 'An organization as anyone may see it: its id, title, type and logo.',
+    fields: (t) => ({
+      object: t.string({ resolve: () => 'organization' }),
+      id: t.exposeID('id'),
+      title: t.exposeString('title'),
+      createdAt: t.expose('createdAt', { type: 'DateTime' }),
+      type: t.expose('type', { type: OrganizationTypeEnum }),
+      emailDomains: t.stringList({ description: 'Never shown: always empty.', resolve: () => [] }),
+      inviteLinks: t.boolean({ description: 'Never shown: always false.', resolve: () => false }),
+      plan: t.field({ type: BillingPlanEnum, description: 'Never shown: always free.', resolve: () => BillingPlan.free }),
+      mergeRules: t.field({ type: 'JSON', description: 'Never shown: always no rule.', resolve: () => ({ type: 'none' }) }),
+      trial: t.field({ type: OrganizationTrial, resolve: () => notApplicable }),
+      urls: t.field({
+        type: OrganizationUrls,
+        resolve: (org, _args, ctx) => ({ location: apiUrl(ctx, `orgs/${org.id}`), app: appUrl(ctx, `o/${org.id}`), logo: org.logoURL }),
+      }),
+      permissions: t.field({
+        type: OrganizationPermissions,
+        resolve: (org, _args, ctx) => permissionsFor(policies.organization, organizations.level.of(ctx, org)),
+      }),
+    }),
+  });
+
+const publicColumns = { id: true, title: true, createdAt: true, type: true, logoURL: true } as const;
+
+/** The public projection of organizations by id, with every other asked for in the same tick: one statement. */
+export function publicOrganization(ctx: Context, id: string) {
+  return loaderFor<string, Pick<OrganizationRow, keyof typeof publicColumns> | undefined>(ctx, publicOrganizations, async (ids) => {
+    const rows = await ctx.prisma.organization.findMany({ select: publicColumns, where: { id: { in: [...ids] } } });
+    return ids.map((wanted) => rows.find((row) => row.id === wanted));
+  }).load(id);
+}
+const publicOrganizations = Symbol('public organizations');
+
 /** The viewer's organizations: a root list, whose one parent is the viewer. */
 const viewerOrganizations: ListSource<OrganizationRow> = {
   table: 'Organization',
@@ -97,16 +141,17 @@ builder.queryFields((t) => ({
       return ctx.prisma.organization.findUniqueOrThrow({ ...query, where: { id: args.id } });
     },
   }),
-  organizationsForEmailDomain: t.prismaField({
-    type: ['Organization'],
-    description: 'Organizations that claim an e-mail domain, among those the viewer belongs to or could join with its own e-mail address.',
+  organizationsForEmailDomain: t.field({
+    type: [PublicOrganization],
+    description:
+      'Organizations that claim an e-mail domain, among those the viewer belongs to or could join with its own e-mail address: their public projection.',
     args: { emailDomain: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       const domain = args.emailDomain.trim().toLowerCase();
       const viewer = await ctx.prisma.user.findUniqueOrThrow({ where: { id: ctx.viewer.userId }, select: { email: true } });
       const ownDomain = viewer.email.split('@').pop()!.toLowerCase() === domain;
       return ctx.prisma.organization.findMany({
-        ...query,
+        select: publicColumns,
         where: {
           emailDomains: { has: domain },
           // A token of one organization sees no other.

@@ -13,7 +13,7 @@ const ChangeRequestPdf = builder.objectRef<{ url: string }>('ChangeRequestPdf').
   }),
 });
 
-// Whoever reads the change request may export its content: `view` on the space (its resolver, changeRequestIn).
+// Whoever reads the change request may export its content: `view` on the space (its resolver, through `changeRequests`).
 builder.objectField(ChangeRequest, 'pdf', (t) =>
   t.field({
     type: ChangeRequestPdf,

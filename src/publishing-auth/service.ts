@@ -3,10 +3,11 @@
 // RNG, is stored sealed under the instance secret, and is created with the settings on their first read.
 import { randomBytes } from 'node:crypto';
 import { Prisma, type PublishingAuth as PublishingAuthRow, type Site } from '../generated/prisma/client.js';
+import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
 import { type SealedFor, seal } from '../kernel/sealed.js';
-import { siteIn } from '../sites/access.js';
+import { sites } from '../sites/access.js';
 
 export type VisitorAuthBackend = 'custom' | 'integration';
 
@@ -57,7 +58,7 @@ export async function updatePublishingAuth(
   siteId: string,
   input: PublishingAuthChange,
 ): Promise<PublishingAuthRow> {
-  const { row: site } = await siteIn(ctx, organizationId, siteId, 'admin');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
   if (input.integration != null) {
     if (input.backend !== 'integration') throw badRequest('Invalid "integration": only the "integration" backend takes one.');
     if (!(await installedOn(ctx, site, input.integration)))
@@ -79,7 +80,7 @@ export async function updatePublishingAuth(
 
 /** A new private key: every token signed with the previous one is refused from now on (visitors.ts reads the key as it stands). */
 export async function regeneratePublishingAuth(ctx: Context, organizationId: string, siteId: string): Promise<PublishingAuthRow> {
-  await siteIn(ctx, organizationId, siteId, 'admin');
+  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
   const privateKeyCiphertext = sealedNewKey(ctx, siteId);
   const updatedAt = ctx.clock.now();
   return ctx.prisma.publishingAuth.upsert({

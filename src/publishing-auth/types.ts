@@ -1,9 +1,11 @@
 // The PublishingAuth type (a site's visitor authentication settings, with its private key) and Site.publishingAuth,
 // for the site's admins only: the key lets whoever holds it admit anyone to a visitor-auth site.
 import type { PublishingAuth as PublishingAuthRow } from '../generated/prisma/client.js';
+import { authorizeRow, type Guard, inheritedLevel } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
+import { policies } from '../kernel/permissions.js';
 import { unseal } from '../kernel/sealed.js';
-import { checkSiteAction } from '../sites/access.js';
+import { sites } from '../sites/access.js';
 import { Site } from '../sites/types.js';
 import { privateKeySealedFor, publishingAuthOf, type VisitorAuthBackend } from './service.js';
 
@@ -12,7 +14,15 @@ export const VisitorAuthBackendEnum = builder.enumType('VisitorAuthBackend', {
   values: ['custom', 'integration'] as const,
 });
 
+/** A site's visitor authentication, with its key: for the site's admins alone (policies.publishingAuth). */
+const publishingAuths: Guard<PublishingAuthRow> = {
+  kind: 'Publishing auth',
+  policy: policies.publishingAuth,
+  level: inheritedLevel('publishing auth level', sites, (row) => row.siteId),
+};
+
 export const PublishingAuth = builder.objectRef<PublishingAuthRow>('PublishingAuth').implement({
+  access: publishingAuths,
   description: 'How visitors of a visitor-auth site are authenticated: JWTs signed (HS256) with the private key.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'publishing-auth' }),
@@ -32,7 +42,7 @@ builder.objectFields(Site, (t) => ({
     type: PublishingAuth,
     description: 'The site’s visitor authentication settings (site `admin`); a first read creates them, with a fresh key.',
     resolve: async (site, _args, ctx) => {
-      await checkSiteAction(ctx, site, 'admin');
+      await authorizeRow(ctx, sites, site, 'admin');
       return publishingAuthOf(ctx, site);
     },
   }),

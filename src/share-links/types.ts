@@ -1,26 +1,29 @@
 // The ShareLink type and a site's share links (site `edit` lists them). A link's URL holds its key, so it is shown
 // only to the site's admins, who manage the links: to them `urls.published` is the site's root with `?share=<key>`.
 import { z } from 'zod';
-import type { ShareLink as ShareLinkRow, Site as SiteRow } from '../generated/prisma/client.js';
+import type { ShareLink as ShareLinkRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { rowAnnotation } from '../kernel/annotations.js';
+import { authorizeRow, can, inheritedLevel, type Resource, rowOf, rowsOfTable } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
+import { notFound } from '../kernel/errors.js';
 import { hashToken } from '../kernel/ids.js';
 import { containsPattern, type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
-import { atLeast, policies } from '../kernel/permissions.js';
-import { batchedRowById } from '../kernel/rows.js';
+import { policies } from '../kernel/permissions.js';
 import { unseal } from '../kernel/sealed.js';
 import { apiUrl } from '../kernel/urls.js';
-import { checkSiteAction, siteLevels } from '../sites/access.js';
+import { sites } from '../sites/access.js';
 import { Site } from '../sites/types.js';
 import { publishedUrl, siteBaseUrl } from '../sites/urls.js';
 import { shareKeySealedFor } from './keys.js';
 
-/** The site of each link: recorded where it is known (the site the request reached), else read in one statement. */
-export const shareLinkSites = rowAnnotation<ShareLinkRow, SiteRow>('share link site', (ctx, links) =>
-  Promise.all(links.map((link) => batchedRowById<SiteRow>(ctx, 'Site', link.siteId))),
-);
+export const shareLinks: Resource<ShareLinkRow, typeof policies.shareLink> = {
+  kind: 'Share link',
+  policy: policies.shareLink,
+  loadMany: rowsOfTable('ShareLink'),
+  level: inheritedLevel('share link level', sites, (link) => link.siteId),
+  parentKey: 'siteId',
+};
 
 interface ShareLinkUrlsValue {
   location: string;
@@ -38,8 +41,8 @@ const ShareLinkUrls = builder.objectRef<ShareLinkUrlsValue>('ShareLinkUrls').imp
 });
 
 async function urlsOf(ctx: Context, link: ShareLinkRow): Promise<ShareLinkUrlsValue> {
-  const site = await shareLinkSites.of(ctx, link);
-  const admin = atLeast(await siteLevels.of(ctx, site), policies.site.admin);
+  const [site, admin] = await Promise.all([rowOf(ctx, sites, link.siteId), can(ctx, shareLinks, link, 'admin')]);
+  if (!site) throw notFound('Site');
   return {
     location: apiUrl(ctx, `orgs/${site.organizationId}/sites/${site.id}/share-links/${link.id}`),
     published: admin ? publishedUrl(siteBaseUrl(ctx, site), '', unseal(ctx.secret, shareKeySealedFor(link.id), link.keyCiphertext)) : null,
@@ -47,6 +50,7 @@ async function urlsOf(ctx: Context, link: ShareLinkRow): Promise<ShareLinkUrlsVa
 }
 
 export const ShareLink = builder.objectRef<ShareLinkRow>('ShareLink').implement({
+  access: shareLinks,
   description: 'A link that opens a share-link site to whoever holds it, without signing in.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'share-link' }),
@@ -88,10 +92,8 @@ builder.objectFields(Site, (t) => ({
       }),
     },
     resolve: async (site, args, ctx, info) => {
-      await checkSiteAction(ctx, site, 'edit');
-      const page = await listPage(siteShareLinks, ctx, info, site.id, args);
-      for (const link of page.items) shareLinkSites.set(link, site);
-      return page;
+      await authorizeRow(ctx, sites, site, 'edit');
+      return listPage(siteShareLinks, ctx, info, site.id, args);
     },
   }),
 }));

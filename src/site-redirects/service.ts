@@ -2,11 +2,12 @@
 // Sources are unique in a site (409). A lookup takes the redirect whose source is the path itself, else the wildcard
 // redirect (source ending in `*` or `/*`) with the longest prefix of the path; draft redirects never answer.
 import { Prisma, type Site, type SiteRedirect as SiteRedirectRow } from '../generated/prisma/client.js';
+import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, isUniqueViolation, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { activeShareLink } from '../share-links/keys.js';
-import { siteIn } from '../sites/access.js';
+import { sites } from '../sites/access.js';
 import { checkedDestination, type Destination, destinationUrl, type InputDestination } from './destinations.js';
 
 export interface NewSiteRedirect {
@@ -28,7 +29,7 @@ export interface SiteRedirectChange {
 const duplicate = (source: string) => conflict(`A redirect from "${source}" already exists in this site.`);
 
 export async function createSiteRedirect(ctx: Context, organizationId: string, siteId: string, input: NewSiteRedirect) {
-  const { row: site } = await siteIn(ctx, organizationId, siteId, 'edit');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   const destination = await checkedDestination(ctx, site, input.destination, 'destination');
   const now = ctx.clock.now();
   try {
@@ -60,7 +61,7 @@ export async function updateSiteRedirect(
   siteRedirectId: string,
   input: SiteRedirectChange,
 ): Promise<SiteRedirectRow> {
-  const { row: site } = await siteIn(ctx, organizationId, siteId, 'edit');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   const destination = input.destination ? await checkedDestination(ctx, site, input.destination, 'destination') : undefined;
   const data = {
     ...(input.source != null && { source: input.source }),
@@ -90,7 +91,7 @@ export async function updateSiteRedirect(
 }
 
 export async function deleteSiteRedirect(ctx: Context, organizationId: string, siteId: string, siteRedirectId: string): Promise<void> {
-  await siteIn(ctx, organizationId, siteId, 'edit');
+  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   const { count } = await ctx.prisma.siteRedirect.deleteMany({ where: { id: siteRedirectId, siteId } });
   if (count === 0) throw notFound('Site redirect');
 }

@@ -4,8 +4,11 @@
 import { z } from 'zod';
 import type { SiteRedirect as SiteRedirectRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { inheritedLevel, type Resource, rowsOfTable } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import { containsPattern, type ListSource, listArgs, listOf, listPage, type OrderColumn } from '../kernel/lists.js';
+import { policies } from '../kernel/permissions.js';
+import { sites } from '../sites/access.js';
 import { Site } from '../sites/types.js';
 import type { Destination } from './destinations.js';
 import { lookUpRedirect, type RedirectLookup } from './service.js';
@@ -52,7 +55,17 @@ const SiteRedirectDestination = builder.unionType('SiteRedirectDestination', {
     })[destination.kind],
 });
 
+/** A site's redirects are seen by whoever sees the site (policies.siteRedirect). */
+export const siteRedirects: Resource<SiteRedirectRow, typeof policies.siteRedirect> = {
+  kind: 'Site redirect',
+  policy: policies.siteRedirect,
+  loadMany: rowsOfTable('SiteRedirect'),
+  level: inheritedLevel('site redirect level', sites, (row) => row.siteId),
+  parentKey: 'siteId',
+};
+
 export const SiteRedirect = builder.objectRef<SiteRedirectRow>('SiteRedirect').implement({
+  access: siteRedirects,
   description: 'A redirect of a site: visitors of `source` are sent to `destination`.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'site-redirect' }),
@@ -99,7 +112,7 @@ const orders: Record<'createdAt' | 'updatedAt' | 'source', readonly OrderColumn[
   source: [{ column: 'source', type: 'text', expression: Prisma.sql`(t.source COLLATE "C")` }],
 };
 
-const siteRedirects: ListSource<SiteRedirectRow, RedirectListArgs> = {
+const redirectsOfSite: ListSource<SiteRedirectRow, RedirectListArgs> = {
   table: 'SiteRedirect',
   parentColumn: 'siteId',
   orderBy: (args) => orders[args.orderBy ?? 'createdAt'],
@@ -131,7 +144,7 @@ builder.objectFields(Site, (t) => ({
       draft: t.arg.boolean({ description: 'true: the draft redirects; false (default): the live ones.' }),
       orderBy: t.arg({ type: SiteRedirectOrderEnum }),
     },
-    resolve: (site, args, ctx, info) => listPage(siteRedirects, ctx, info, site.id, args),
+    resolve: (site, args, ctx, info) => listPage(redirectsOfSite, ctx, info, site.id, args),
   }),
   redirect: t.field({
     type: SiteRedirectLookup,

@@ -108,7 +108,7 @@ builder.prismaObjectFields('Site', (t) => ({
       if (key) presentedShareKeys.set(site, key);
       return {
         site,
-        structure: await structureOf(ctx, site.id, { live: true, key }),
+        structure: await structureOf(ctx, site.id, { live: true, key, for: 'viewer' }),
         customizations: { site: mergedOver(DEFAULT_CUSTOMIZATIONS, site.customizations), siteSpaces: {} },
       };
     },
@@ -267,7 +267,7 @@ export async function resolvePublishedUrl(
   }
   const segments = segmentsOf(url.pathname);
   const rest = segments.slice(depth);
-  const place = await placeIn(ctx, site, await structureOf(ctx, site.id, { live: true, key: null }), rest);
+  const place = await placeIn(ctx, site, await structureOf(ctx, site.id, { live: true, key: null, for: 'visitors' }), rest);
   if (!place.siteSpace) throw noContent();
   const siteBasePath = `/${segments.slice(0, depth).map(encodeURIComponent).join('/')}${depth ? '/' : ''}`;
   const consumed = rest.slice(0, place.used).map(encodeURIComponent);

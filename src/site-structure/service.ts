@@ -4,11 +4,11 @@
 // default goes, the next one by position (else the previous) takes over.
 import type { Site as SiteRow, SiteSection as SiteSectionRow, SiteSpace as SiteSpaceRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { authorizeReference, spaces } from '../kernel/authorize.js';
+import { authorize, authorizeReference, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { siteIn } from '../sites/access.js';
+import { sites } from '../sites/access.js';
 import { createSpace } from '../spaces/service.js';
 import { uniquePath } from './paths.js';
 
@@ -148,7 +148,7 @@ export interface AddSiteSpace {
 
 /** Adds a space to the site: to the named section, else to the default section, else at the root. */
 export async function addSpaceToSite(ctx: Context, organizationId: string, siteId: string, input: AddSiteSpace): Promise<SiteSpaceRow> {
-  const { row: site } = await siteIn(ctx, organizationId, siteId, 'edit');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   if (input.sectionId) {
     const [section] = await ctx.sql<{ id: string }>(
       Prisma.sql`SELECT id FROM "SiteSection" WHERE id = ${input.sectionId} AND "siteId" = ${siteId}`,
@@ -183,7 +183,7 @@ export async function updateSiteSpace(
   siteSpaceId: string,
   input: UpdateSiteSpace,
 ): Promise<SiteSpaceRow> {
-  await siteIn(ctx, organizationId, siteId, 'edit');
+  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   const row = await siteSpaceOf(ctx, siteId, siteSpaceId);
   if (input.spaceId) await authorizeReference(ctx, spaces, { id: input.spaceId, field: 'spaceId', organizationId }, 'view');
   return ctx.prisma.$transaction(async (tx) => {
@@ -208,7 +208,7 @@ export async function updateSiteSpace(
 }
 
 export async function deleteSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string): Promise<void> {
-  await siteIn(ctx, organizationId, siteId, 'edit');
+  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   const row = await siteSpaceOf(ctx, siteId, siteSpaceId);
   await ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
@@ -230,7 +230,7 @@ export async function moveSiteSpace(
   siteSpaceId: string,
   at: Placement | null,
 ): Promise<SiteSpaceRow> {
-  await siteIn(ctx, organizationId, siteId, 'edit');
+  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   const row = await siteSpaceOf(ctx, siteId, siteSpaceId);
   return ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
@@ -256,7 +256,7 @@ const titleFrom = (spaceTitle: string) => (spaceTitle.trim().length >= 2 ? space
  * site is either all sections or all root site spaces.
  */
 export async function addSectionToSite(ctx: Context, organizationId: string, siteId: string, input: AddSection): Promise<SiteSectionRow> {
-  await siteIn(ctx, organizationId, siteId, 'edit');
+  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   const space = await spaceFor(ctx, organizationId, input.spaceId, input.title ?? '');
   const title = input.title ?? titleFrom(space.title);
   return ctx.prisma.$transaction(async (tx) => {
@@ -309,7 +309,7 @@ export async function updateSiteSection(
   sectionId: string,
   input: UpdateSection,
 ): Promise<SiteSectionRow> {
-  await siteIn(ctx, organizationId, siteId, 'edit');
+  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   await sectionOf(ctx, siteId, sectionId);
   if (input.defaultSiteSpace) {
     const [member] = await ctx.sql<{ id: string }>(
@@ -338,7 +338,7 @@ export async function updateSiteSection(
 
 /** Deletes a section with its site spaces; when it was the default section, the next one (else the previous) is. */
 export async function deleteSiteSection(ctx: Context, organizationId: string, siteId: string, sectionId: string): Promise<void> {
-  await siteIn(ctx, organizationId, siteId, 'edit');
+  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   await sectionOf(ctx, siteId, sectionId);
   await ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
@@ -355,7 +355,7 @@ export async function moveSiteSection(
   sectionId: string,
   at: Placement | null,
 ): Promise<SiteSectionRow> {
-  await siteIn(ctx, organizationId, siteId, 'edit');
+  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   await sectionOf(ctx, siteId, sectionId);
   return ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);

@@ -11,14 +11,18 @@ import {
   type Space as SpaceRow,
 } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
+import { rowOf, spaces } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
+import { notFound } from '../kernel/errors.js';
 import { type ListPage, type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
+import { visibleToViewerSql } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
 import { activeShareLink } from '../share-links/keys.js';
 import { presentedShareKeys, visiblePublishedUrl } from '../sites/urls.js';
 import { Space } from '../spaces/types.js';
+import { siteSections, siteSpaces } from './access.js';
 import { isDefaultSiteSpace, sectionUrlPath, siteSpaceUrlPath } from './paths.js';
 
 /** The site and section a site space sits in (batched with every other site space of the request). */
@@ -49,17 +53,25 @@ const StructureUrls = builder.objectRef<StructureUrls>('SiteStructureUrls').impl
 const siteApiUrl = (ctx: Context, site: Pick<SiteRow, 'id' | 'organizationId'>, rest: string) =>
   apiUrl(ctx, `orgs/${site.organizationId}/sites/${site.id}/${rest}`);
 
+/** A site space's space, read with the request's other spaces (the access check read it already). */
+async function spaceOf(ctx: Context, row: SiteSpaceRow): Promise<SpaceRow> {
+  const space = await rowOf(ctx, spaces, row.spaceId);
+  if (!space) throw notFound('Space');
+  return space;
+}
+
 export const SiteSpace = builder.prismaObject('SiteSpace', {
+  access: siteSpaces,
   description: 'A space published in a site, at its path (in a section when the site has sections).',
   fields: (t) => ({
     object: t.string({ resolve: () => 'site-space' }),
     id: t.exposeID('id'),
     path: t.exposeString('path', { description: 'Path of the site space below its section (or the site root).' }),
     section: t.exposeID('sectionId', { nullable: true, description: 'Id of the section it belongs to.' }),
-    space: t.field({ type: Space, resolve: (row, _args, ctx) => batchedRowById<SpaceRow>(ctx, 'Space', row.spaceId) }),
+    space: t.field({ type: Space, resolve: (row, _args, ctx) => spaceOf(ctx, row) }),
     title: t.string({
       description: 'The site space’s own title, else its space’s.',
-      resolve: async (row, _args, ctx) => row.title ?? (await batchedRowById<SpaceRow>(ctx, 'Space', row.spaceId)).title,
+      resolve: async (row, _args, ctx) => row.title ?? (await spaceOf(ctx, row)).title,
     }),
     default: t.boolean({
       description: 'Whether it is the default site space of its section (of the site, without sections).',
@@ -85,12 +97,14 @@ export const SiteSpace = builder.prismaObject('SiteSpace', {
 });
 
 /**
- * A section's site spaces by position: one statement for every section of a page. The published view records the
- * live ones itself (set), with the share key it proved.
+ * A section's site spaces by position, those whose space the viewer can see: one statement for every section of a
+ * page. The published view records the live ones itself (set), with the share key it proved.
  */
 export const sectionSiteSpaces = rowAnnotation<SiteSectionRow, SiteSpaceRow[]>('section site spaces', async (ctx, sections) => {
   const rows = await ctx.sql<SiteSpaceRow>(Prisma.sql`
-    SELECT * FROM "SiteSpace" WHERE "sectionId" = ANY(${sections.map((section) => section.id)}::text[]) ORDER BY position, id`);
+    SELECT ss.* FROM "SiteSpace" ss JOIN "Space" sp ON sp.id = ss."spaceId"
+     WHERE ss."sectionId" = ANY(${sections.map((section) => section.id)}::text[]) AND ${visibleToViewerSql(ctx.viewer, 'sp')}
+     ORDER BY ss.position, ss.id`);
   return sections.map((section) => rows.filter((row) => row.sectionId === section.id));
 });
 
@@ -100,6 +114,7 @@ export function presentKey(rows: readonly object[], key: string | null): void {
 }
 
 export const SiteSection = builder.prismaObject('SiteSection', {
+  access: siteSections,
   description: 'A section of a site: a group of site spaces (variants) at its own path.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'site-section' }),
@@ -164,17 +179,22 @@ export const SiteStructure = builder.objectRef<Structure>('SiteStructure').imple
 
 /**
  * A site's structure in two statements. `live` keeps what visitors get: no draft section or site space, none whose
- * space is deleted. `key` is a share key the request proved, recorded on every row.
+ * space is deleted. `for: 'viewer'` keeps the site spaces whose space the viewer can see (a member reading the site);
+ * `for: 'visitors'` keeps what the site publishes to anyone (a visitor's URL resolved). `key` is a share key the
+ * request proved, recorded on every row.
  */
-export async function structureOf(ctx: Context, siteId: string, { live, key }: { live: boolean; key: string | null }) {
-  const liveOnly = live
-    ? Prisma.sql`AND NOT ss.draft AND EXISTS (SELECT 1 FROM "Space" sp WHERE sp.id = ss."spaceId" AND sp."deletedAt" IS NULL)`
-    : Prisma.empty;
+export async function structureOf(
+  ctx: Context,
+  siteId: string,
+  { live, key, for: audience }: { live: boolean; key: string | null; for: 'viewer' | 'visitors' },
+) {
+  const liveOnly = live ? Prisma.sql`AND NOT ss.draft AND sp."deletedAt" IS NULL` : Prisma.empty;
+  const seen = audience === 'viewer' ? Prisma.sql`AND ${visibleToViewerSql(ctx.viewer, 'sp')}` : Prisma.empty;
   const [sections, siteSpaces] = await Promise.all([
     ctx.sql<SiteSectionRow>(Prisma.sql`SELECT * FROM "SiteSection" WHERE "siteId" = ${siteId} ORDER BY position, id`),
-    ctx.sql<SiteSpaceRow>(
-      Prisma.sql`SELECT ss.* FROM "SiteSpace" ss WHERE ss."siteId" = ${siteId} ${liveOnly} ORDER BY ss.position, ss.id`,
-    ),
+    ctx.sql<SiteSpaceRow>(Prisma.sql`
+      SELECT ss.* FROM "SiteSpace" ss JOIN "Space" sp ON sp.id = ss."spaceId"
+       WHERE ss."siteId" = ${siteId} ${seen} ${liveOnly} ORDER BY ss.position, ss.id`),
   ]);
   presentKey([...sections, ...siteSpaces], key);
   if (!sections.length) return { type: 'siteSpaces', structure: siteSpaces.filter((row) => !row.sectionId) } satisfies Structure;
@@ -218,8 +238,10 @@ const siteSpacesOfSite: ListSource<SiteSpaceRow, { default?: boolean | null }> =
     { column: 'position', type: 'float8' },
     { column: 'id', type: 'text' },
   ],
-  where: (_ctx, args) =>
-    args.default === true ? isDefaultSql : args.default === false ? Prisma.sql`NOT ${isDefaultSql}` : Prisma.sql`TRUE`,
+  where: (ctx, args) => {
+    const isDefault = args.default === true ? isDefaultSql : args.default === false ? Prisma.sql`NOT ${isDefaultSql}` : Prisma.sql`TRUE`;
+    return Prisma.sql`${isDefault} AND EXISTS (SELECT 1 FROM "Space" sp WHERE sp.id = t."spaceId" AND ${visibleToViewerSql(ctx.viewer, 'sp')})`;
+  },
   scope: (siteId, args) => `sites/${siteId}/site-spaces:${args.default ?? ''}`,
   fetch: (ctx, query, ids) => ctx.prisma.siteSpace.findMany({ ...query, where: { id: { in: ids } } }),
 };
@@ -265,6 +287,7 @@ builder.prismaObjectFields('Site', (t) => ({
     type: SiteStructure,
     description: 'The site’s sections with their site spaces, or its site spaces when it has no sections; drafts included.',
     args: { shareKey: t.arg.string(shareKeyArg) },
-    resolve: async (site, args, ctx) => structureOf(ctx, site.id, { live: false, key: await provenShareKey(ctx, site.id, args.shareKey) }),
+    resolve: async (site, args, ctx) =>
+      structureOf(ctx, site.id, { live: false, key: await provenShareKey(ctx, site.id, args.shareKey), for: 'viewer' }),
   }),
 }));

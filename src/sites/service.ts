@@ -10,7 +10,7 @@ import { visibleToViewerSql } from '../kernel/permissions.js';
 import { MAIN, pageContent, writeRevision } from '../revisions/store.js';
 import { uniquePath } from '../site-structure/paths.js';
 import { createSpace } from '../spaces/service.js';
-import { siteIn } from './access.js';
+import { sites } from './access.js';
 import { checkAdaptiveSchema } from './adaptive-schema.js';
 import { claimHost, proxyHost, releaseHostname, releaseProxyHost, withLowercaseHost } from './claims.js';
 import { type AdaptiveSchemaView, siteSpaceCounts } from './types.js';
@@ -219,7 +219,7 @@ async function claimAddresses(
  */
 export async function updateSite(ctx: Context, organizationId: string, siteId: string, change: SiteChange): Promise<SiteRow> {
   const servingChange = change.visibility != null || change.hostname !== undefined || change.proxy !== undefined;
-  const { row: site } = await siteIn(ctx, organizationId, siteId, servingChange ? 'admin' : 'edit');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, servingChange ? 'admin' : 'edit');
   const { sectionId } = change.defaultSiteSpace || change.defaultSiteSection ? await defaultsOf(ctx, site, change) : { sectionId: null };
   const hostname = change.hostname === undefined || change.hostname === site.hostname ? undefined : change.hostname;
   const proxy = change.proxy === undefined ? undefined : change.proxy && withLowercaseHost(change.proxy);
@@ -267,7 +267,7 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
 
 /** Deletes a site with its site spaces, sections, redirects, share links, publishing auth and claims (by cascade). */
 export async function deleteSite(ctx: Context, organizationId: string, siteId: string): Promise<void> {
-  const { row: site } = await siteIn(ctx, organizationId, siteId, 'admin');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
   if (!site.proxy) {
     await ctx.prisma.site.deleteMany({ where: { id: siteId } });
     return;
@@ -281,7 +281,7 @@ export async function deleteSite(ctx: Context, organizationId: string, siteId: s
 
 /** Publishes or unpublishes a site; its settings and content stay as they are. */
 export async function setPublished(ctx: Context, organizationId: string, siteId: string, published: boolean): Promise<SiteRow> {
-  const { row: site } = await siteIn(ctx, organizationId, siteId, 'admin');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
   if (site.published === published) return site;
   return ctx.prisma.site.update({ where: { id: siteId }, data: { published } });
 }
@@ -293,7 +293,7 @@ export async function setAdaptiveSchema(
   siteId: string,
   jsonSchema: unknown,
 ): Promise<AdaptiveSchemaView> {
-  await siteIn(ctx, organizationId, siteId, 'editAdaptiveSchema');
+  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'editAdaptiveSchema');
   checkAdaptiveSchema(jsonSchema);
   const updatedAt = ctx.clock.now();
   await ctx.prisma.site.update({

@@ -3,15 +3,15 @@
 import { z } from 'zod';
 import { Prisma, type Site as SiteRow } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { authorize, organizations } from '../kernel/authorize.js';
+import { authorize, authorizeRow, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { ApiError } from '../kernel/errors.js';
 import { containsPattern, type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
-import { atLeast, policies } from '../kernel/permissions.js';
+import { atLeast, policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { rules } from '../kernel/validation.js';
 import { Organization } from '../organizations/types.js';
-import { checkSiteAction, siteIn, siteLevels } from './access.js';
+import { siteLevels, sites } from './access.js';
 import { SITE_FEATURE_KEYS, SITE_FEATURES, type SiteFeature as SiteFeatureRow } from './features.js';
 import { siteBaseUrl, visiblePublishedUrl } from './urls.js';
 
@@ -102,16 +102,19 @@ const SiteUrls = builder.objectRef<SiteLinks>('SiteUrls').implement({
 
 const SitePermissions = permissionsType('SitePermissions', policies.site);
 
-/** Site spaces of each site: one statement per page of sites. */
+/** Site spaces of each site whose space the viewer can see: one statement per page of sites. */
 export const siteSpaceCounts = rowAnnotation<SiteRow, number>('site space count', async (ctx, rows) => {
   const ids = rows.map((row) => row.id);
   const counts = await ctx.sql<{ id: string; count: number }>(Prisma.sql`
-    SELECT s.id, (SELECT count(*)::int FROM "SiteSpace" ss WHERE ss."siteId" = s.id) AS count FROM unnest(${ids}::text[]) AS s(id)`);
+    SELECT s.id, (SELECT count(*)::int FROM "SiteSpace" ss JOIN "Space" sp ON sp.id = ss."spaceId"
+                   WHERE ss."siteId" = s.id AND ${visibleToViewerSql(ctx.viewer, 'sp')}) AS count
+      FROM unnest(${ids}::text[]) AS s(id)`);
   const byId = new Map(counts.map((row) => [row.id, row.count]));
   return ids.map((id) => byId.get(id) ?? 0);
 });
 
 export const Site = builder.prismaObject('Site', {
+  access: sites,
   description: 'A published docs site of an organization: its spaces (site spaces), sections, audience and settings.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'site' }),
@@ -143,7 +146,7 @@ export const Site = builder.prismaObject('Site', {
     permissions: t.field({ type: SitePermissions, resolve: (site, _args, ctx) => permissionsFor(policies.site, siteLevels.of(ctx, site)) }),
     published: t.exposeBoolean('published', { description: 'Whether the site is live for its audience.' }),
     siteSpaceCount: t.int({
-      description: 'Site spaces of the site, in any section.',
+      description: 'Site spaces of the site, in any section, whose space the viewer can see.',
       resolve: (site, _args, ctx) => siteSpaceCounts.of(ctx, site),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -188,7 +191,7 @@ builder.objectField(Site, 'adaptiveSchema', (t) =>
     type: SiteAdaptiveSchema,
     description: 'The site’s adaptive schema; an error (404) when it has none.',
     resolve: async (site, _args, ctx) => {
-      await checkSiteAction(ctx, site, 'viewAdaptiveSchema');
+      await authorizeRow(ctx, sites, site, 'viewAdaptiveSchema');
       if (site.adaptiveSchema === null || !site.adaptiveSchemaUpdatedAt) {
         throw new ApiError(404, 'No visitor attributes schema found for the site.');
       }
@@ -212,10 +215,12 @@ const organizationSites: ListSource<SiteRow, SiteListArgs> = {
     { column: 'id', type: 'text' },
   ],
   descending: () => true,
-  where: (_ctx, args) => {
+  where: (ctx, args) => {
     const conditions = [Prisma.sql`TRUE`];
+    // Of a space the viewer cannot see, no site is said to publish it.
     if (args.space) {
-      conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "SiteSpace" ss WHERE ss."siteId" = t.id AND ss."spaceId" = ${args.space})`);
+      conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "SiteSpace" ss JOIN "Space" sp ON sp.id = ss."spaceId"
+        WHERE ss."siteId" = t.id AND ss."spaceId" = ${args.space} AND ${visibleToViewerSql(ctx.viewer, 'sp')})`);
     }
     if (args.title) conditions.push(Prisma.sql`t.title ILIKE ${containsPattern(args.title)}`);
     if (args.published != null) conditions.push(Prisma.sql`t.published = ${args.published}`);
@@ -233,7 +238,7 @@ builder.objectFields(Organization, (t) => ({
     type: Site,
     args: { id: t.arg.id({ required: true }) },
     ...readsParentKeyOnly,
-    resolve: async (org, args, ctx) => (await siteIn(ctx, org.id, args.id, 'view')).row,
+    resolve: async (org, args, ctx) => (await authorize(ctx, sites, { id: args.id, parent: org.id }, 'view')).row,
   }),
   sites: t.field({
     type: SiteList,

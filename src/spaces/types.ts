@@ -60,6 +60,7 @@ const counter =
   };
 
 export const Space = builder.prismaObject('Space', {
+  access: spaces,
   fields: (t) => ({
     object: t.string({ resolve: () => 'space' }),
     id: t.exposeID('id'),

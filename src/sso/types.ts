@@ -5,14 +5,13 @@ import { Prisma } from '../generated/prisma/client.js';
 import { SamlProviderStatus } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
-import type { Context } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import { notFound } from '../kernel/errors.js';
 import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
 import { Team } from '../teams/types.js';
+import { samlProviders } from './access.js';
 import { serviceOf } from './saml.js';
 
 export const SamlProviderStatusEnum = prismaEnum(
@@ -20,16 +19,6 @@ export const SamlProviderStatusEnum = prismaEnum(
   SamlProviderStatus,
   'active: signs people in; pending: the identity provider’s entityID, certificate or ssoURL is missing.',
 );
-
-/** A provider of the organization in the path, for its admins: one of another organization is not found. */
-export async function providerIn(ctx: Context, organizationId: string, providerId: string): Promise<SamlProviderRow> {
-  await authorize(ctx, organizations, organizationId, 'admin');
-  const [row] = await ctx.sql<SamlProviderRow>(
-    Prisma.sql`SELECT * FROM "SamlProvider" WHERE id = ${providerId} AND "organizationId" = ${organizationId}`,
-  );
-  if (!row) throw notFound('SAML provider');
-  return row;
-}
 
 const SamlProviderService = builder.objectRef<ReturnType<typeof serviceOf>>('SamlProviderService').implement({
   description: 'This service, as the identity provider is configured to know it.',
@@ -45,6 +34,7 @@ const SamlProviderUrls = builder.objectRef<{ location: string }>('SamlProviderUr
 });
 
 export const SamlProvider = builder.objectRef<SamlProviderRow>('SamlProvider').implement({
+  access: samlProviders,
   description: 'A SAML identity provider through which the organization’s members sign in.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'saml-provider' }),
@@ -127,7 +117,7 @@ builder.objectFields(Organization, (t) => ({
     description: 'One SAML provider of the organization. Admins only.',
     args: { samlProviderId: t.arg.id({ required: true }) },
     ...readsParentKeyOnly,
-    resolve: (org, args, ctx) => providerIn(ctx, org.id, args.samlProviderId),
+    resolve: async (org, args, ctx) => (await authorize(ctx, samlProviders, { id: args.samlProviderId, parent: org.id }, 'view')).row,
   }),
   ssoProviderLogins: t.field({
     type: SsoProviderLoginList,

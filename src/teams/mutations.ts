@@ -1,10 +1,12 @@
 // Teams and their members: inputs (with their validation) and mutations.
 import { z } from 'zod';
 import { TeamRole } from '../generated/prisma/enums.js';
+import { authorize } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import { rules } from '../kernel/validation.js';
+import { teams } from './access.js';
 import * as service from './service.js';
-import { Team, TeamRoleEnum, teamIn } from './types.js';
+import { Team, TeamRoleEnum } from './types.js';
 
 const title = z.string().trim().min(1).max(64);
 const userReferences = z.array(z.string().min(1).max(320)).max(1000);
@@ -41,7 +43,7 @@ builder.mutationFields((t) => ({
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateTeamInput, required: true }) },
     resolve: async (_root, args, ctx) => {
       const id = await service.createTeam(ctx, args.organizationId, args.input);
-      return teamIn(ctx, args.organizationId, id, 'view');
+      return (await authorize(ctx, teams, { id, parent: args.organizationId }, 'view')).row;
     },
   }),
   updateTeam: t.field({

@@ -6,7 +6,7 @@ import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { teamIn } from './types.js';
+import { teams } from './access.js';
 
 /**
  * The users that `references` (user ids or e-mail addresses) name among the organization's members, in one statement;
@@ -44,7 +44,7 @@ export async function createTeam(ctx: Context, organizationId: string, input: { 
 
 /** Renames a team; returns its row as loaded for the check, renamed, so its level and counters need no new read. */
 export async function renameTeam(ctx: Context, organizationId: string, teamId: string, title: string) {
-  const team = await teamIn(ctx, organizationId, teamId, 'admin');
+  const { row: team } = await authorize(ctx, teams, { id: teamId, parent: organizationId }, 'admin');
   await ctx.prisma.team.update({ where: { id: teamId }, data: { title }, select: { id: true } });
   team.title = title;
   return team;
@@ -53,7 +53,7 @@ export async function renameTeam(ctx: Context, organizationId: string, teamId: s
 /** Deletes a team with its memberships and grants (by cascade); SSO providers that added people to it stop doing so. */
 export async function deleteTeam(ctx: Context, organizationId: string, teamId: string): Promise<void> {
   await authorize(ctx, organizations, organizationId, 'admin');
-  await teamIn(ctx, organizationId, teamId, 'view');
+  await authorize(ctx, teams, { id: teamId, parent: organizationId }, 'view');
   await ctx.prisma.team.delete({ where: { id: teamId }, select: { id: true } });
 }
 
@@ -65,7 +65,7 @@ export interface TeamMembersChange {
 
 /** Adds, removes and re-roles members in one transaction; a user both added and removed is removed. */
 export async function changeTeamMembers(ctx: Context, organizationId: string, teamId: string, change: TeamMembersChange): Promise<void> {
-  await teamIn(ctx, organizationId, teamId, 'admin');
+  await authorize(ctx, teams, { id: teamId, parent: organizationId }, 'admin');
   const add = await membersNamed(ctx, organizationId, change.add ?? [], 'add');
   const remove = new Set((await membersNamed(ctx, organizationId, change.remove ?? [], 'remove')).values());
   const roles = Object.entries(change.memberships ?? {});
@@ -92,7 +92,7 @@ export async function changeTeamMembers(ctx: Context, organizationId: string, te
 
 /** Adds a member of the organization to the team, or changes their role there. */
 export async function setTeamMember(ctx: Context, organizationId: string, teamId: string, userId: string, role?: TeamRole | null) {
-  await teamIn(ctx, organizationId, teamId, 'admin');
+  await authorize(ctx, teams, { id: teamId, parent: organizationId }, 'admin');
   const [member] = await ctx.sql<{ userId: string }>(
     Prisma.sql`SELECT "userId" FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId}`,
   );
@@ -106,7 +106,7 @@ export async function setTeamMember(ctx: Context, organizationId: string, teamId
 }
 
 export async function removeTeamMember(ctx: Context, organizationId: string, teamId: string, userId: string): Promise<void> {
-  await teamIn(ctx, organizationId, teamId, 'admin');
+  await authorize(ctx, teams, { id: teamId, parent: organizationId }, 'admin');
   const { count } = await ctx.prisma.teamMember.deleteMany({ where: { teamId, userId } });
   if (count === 0) throw notFound('Team member');
 }

@@ -4,44 +4,18 @@ import type { Member as MemberRow, TeamMember as TeamMemberRow, Team as TeamRow 
 import { Prisma } from '../generated/prisma/client.js';
 import { TeamRole } from '../generated/prisma/enums.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { authorize, organizations, type Resource } from '../kernel/authorize.js';
+import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
-import { type Context, loaderFor } from '../kernel/context.js';
+import { loaderFor } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
 import { containsPattern, type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
-import { type Level, permissionsOf, policies, teamLevel } from '../kernel/permissions.js';
+import { permissionsOf, policies } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { Member } from '../members/types.js';
 import { Organization } from '../organizations/types.js';
+import { teamLevels, teamMembers, teams } from './access.js';
 
 export const TeamRoleEnum = prismaEnum('TeamRole', TeamRole, 'owner: manages the team’s members; member: belongs to it.');
-
-/** The viewer's level on teams: the organization's, or admin on the teams they own. One statement per batch. */
-const teamLevels = rowAnnotation<TeamRow, Level>('team level', async (ctx, rows) => {
-  const owned = await ctx.sql<{ teamId: string }>(Prisma.sql`
-    SELECT "teamId" FROM "TeamMember"
-     WHERE "userId" = ${ctx.viewer.userId} AND role = 'owner' AND "teamId" = ANY(${rows.map((row) => row.id)}::text[])`);
-  const owns = new Set(owned.map((row) => row.teamId));
-  const members = await ctx.membership.loadMany(rows.map((row) => row.organizationId));
-  return rows.map((row, i) => {
-    const member = members[i];
-    return teamLevel(member instanceof Error ? undefined : member, owns.has(row.id));
-  });
-});
-
-export const teams: Resource<TeamRow, typeof policies.team> = {
-  kind: 'Team',
-  policy: policies.team,
-  load: async (ctx, id) => (await ctx.sql<TeamRow>(Prisma.sql`SELECT * FROM "Team" WHERE id = ${id}`))[0] ?? null,
-  level: teamLevels,
-};
-
-/** A team of the organization in the path: one of another organization is not found, like one that does not exist. */
-export async function teamIn(ctx: Context, organizationId: string, teamId: string, action: keyof typeof policies.team) {
-  const { row } = await authorize(ctx, teams, teamId, action);
-  if (row.organizationId !== organizationId) throw notFound('Team');
-  return row;
-}
 
 /** Members of each team, and spaces granted to it: one statement per page. */
 const teamCounts = rowAnnotation<TeamRow, { members: number; spaces: number }>('team counts', async (ctx, rows) => {
@@ -58,6 +32,7 @@ const teamCounts = rowAnnotation<TeamRow, { members: number; spaces: number }>('
 const TeamPermissions = permissionsType('TeamPermissions', policies.team);
 
 export const Team = builder.objectRef<TeamRow>('Team').implement({
+  access: teams,
   description: 'A group of an organization’s members, who can be given access to content together.',
   fields: (t) => ({
     object: t.string({ resolve: () => 'team' }),
@@ -86,6 +61,7 @@ const TeamMemberPermissions = permissionsType('TeamMemberPermissions', policies.
 const memberLoader = Symbol('members by organization and user');
 
 export const TeamMember = builder.objectRef<TeamMemberRow>('TeamMember').implement({
+  access: teamMembers,
   description: 'A member of a team, with their membership of the organization.',
   fields: (t) => ({
     organization: t.field({
@@ -141,7 +117,7 @@ const organizationTeams: ListSource<TeamRow, TeamListArgs> = {
   annotations: [teamLevels, teamCounts],
 };
 
-const teamMembers: ListSource<TeamMemberRow> = {
+const membersOfTeam: ListSource<TeamMemberRow> = {
   table: 'TeamMember',
   parentColumn: 'teamId',
   idColumn: 'userId',
@@ -172,7 +148,7 @@ builder.objectFields(Organization, (t) => ({
     type: Team,
     args: { teamId: t.arg.id({ required: true }) },
     ...readsParentKeyOnly,
-    resolve: (org, args, ctx) => teamIn(ctx, org.id, args.teamId, 'view'),
+    resolve: async (org, args, ctx) => (await authorize(ctx, teams, { id: args.teamId, parent: org.id }, 'view')).row,
   }),
 }));
 
@@ -181,7 +157,7 @@ builder.objectField(Team, 'members', (t) =>
     type: TeamMemberList,
     description: 'Members of the team, in the order they joined it.',
     args: listArgs,
-    resolve: (team, args, ctx, info) => listPage(teamMembers, ctx, info, team.id, args),
+    resolve: (team, args, ctx, info) => listPage(membersOfTeam, ctx, info, team.id, args),
   }),
 );
 

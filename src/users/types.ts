@@ -1,7 +1,7 @@
 // The User type, the authenticated user (`viewer`) and users by id.
 import { Prisma, type User as UserRow } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { authorize, type Resource } from '../kernel/authorize.js';
+import { authorize, type Resource, rowsOfTable } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import { viewerMembershipSql } from '../kernel/context.js';
 import { type Level, policies } from '../kernel/permissions.js';
@@ -12,7 +12,8 @@ import { apiUrl } from '../kernel/urls.js';
 export const users: Resource<UserRow, typeof policies.user> = {
   kind: 'User',
   policy: policies.user,
-  load: (ctx, id, query) => rowById(ctx, 'User', id, query, () => ctx.prisma.user.findUnique({ ...query, where: { id } })),
+  loadMany: rowsOfTable('User'),
+  loadWithQuery: (ctx, id, query) => rowById(ctx, 'User', id, query, () => ctx.prisma.user.findUnique({ ...query, where: { id } })),
   level: rowAnnotation<UserRow, Level>('user level', async (ctx, rows) => {
     const others = rows.map((row) => row.id).filter((id) => id !== ctx.viewer.userId);
     const shared = others.length
@@ -26,6 +27,23 @@ export const users: Resource<UserRow, typeof policies.user> = {
   }),
 };
 
+/**
+ * Whether the viewer may read each user's e-mail address: their own, and that of anyone in an organization where the
+ * viewer has a role. Guests see people by name and photo only. Only a viewer who is a guest somewhere costs a statement.
+ */
+const emailsShown = rowAnnotation<UserRow, boolean>('user e-mail shown', async (ctx, rows) => {
+  if (!ctx.viewer.guestSomewhere) return rows.map(() => true);
+  const others = rows.map((row) => row.id).filter((id) => id !== ctx.viewer.userId);
+  const shown = others.length
+    ? await ctx.sql<{ userId: string }>(Prisma.sql`
+        SELECT DISTINCT theirs."userId" FROM "Member" mine
+          JOIN "Member" theirs ON theirs."organizationId" = mine."organizationId"
+         WHERE ${viewerMembershipSql(ctx.viewer, 'mine')} AND mine.role IS NOT NULL AND theirs."userId" = ANY(${others}::text[])`)
+    : [];
+  const visible = new Set([ctx.viewer.userId, ...shown.map((row) => row.userId)]);
+  return rows.map((row) => visible.has(row.id));
+});
+
 const UserUrls = builder.objectRef<{ location: string }>('UserUrls').implement({
   fields: (t) => ({ location: t.exposeString('location', { description: 'URL of the user in the API.' }) }),
 });
@@ -35,7 +53,11 @@ export const User = builder.prismaObject('User', {
     object: t.string({ resolve: () => 'user' }),
     id: t.exposeID('id'),
     displayName: t.exposeString('displayName'),
-    email: t.exposeString('email'),
+    email: t.string({
+      nullable: true,
+      description: 'Shown to the user and to members with a role in one of their organizations; null for guests.',
+      resolve: async (user, _args, ctx) => ((await emailsShown.of(ctx, user)) ? user.email : null),
+    }),
     photoURL: t.exposeString('photoURL', { nullable: true }),
     urls: t.field({ type: UserUrls, resolve: (user, _args, ctx) => ({ location: apiUrl(ctx, `users/${user.id}`) }) }),
   }),

@@ -29,7 +29,7 @@ const budgetsOf = (comments: string, counts: number[]) => Object.fromEntries(key
 export const commentsBudgets: DomainBudgets = {
   budgets: {
     ...budgetsOf(COMMENTS, [8, 8, 8, 12, 5, 8, 8, 8, 11, 5]),
-    ...budgetsOf(CR_COMMENTS, [10, 9, 10, 13, 6, 10, 9, 10, 12, 6]),
+    ...budgetsOf(CR_COMMENTS, [9, 9, 9, 13, 6, 9, 9, 9, 12, 6]),
   },
   calls: async ({ t, admin, space }) => {
     const changeRequest = (await t.request('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: {} })).body

@@ -9,7 +9,7 @@ import type { DomainBudgets } from '../support/budgets.js';
 const IMPORT = 'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content/import';
 
 export const contentImportBudgets: DomainBudgets = {
-  budgets: { [IMPORT]: 18 },
+  budgets: { [IMPORT]: 17 },
   calls: async ({ t, admin, space }) => {
     const created = await t.request('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: { subject: 'Import' } });
     if (created.status !== 201) throw new Error(`Cannot create the budget's change request: ${created.text}`);

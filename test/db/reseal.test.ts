@@ -127,7 +127,9 @@ describe('re-sealing the secrets of the first format', () => {
     expect(auth.body.privateKey).toBe(privateKey);
     const visitorToken = await new SignJWT({ sub: 'visitor' })
       .setProtectedHeader({ alg: 'HS256' })
-      .setExpirationTime('1h')
+      .setAudience(site.id)
+      .setIssuedAt(t.clock.now())
+      .setExpirationTime(new Date(t.clock.now().getTime() + 3_600_000))
       .sign(new TextEncoder().encode(privateKey));
     expect(await verifyVisitorToken(ctx, site.id, visitorToken)).toMatchObject({ ok: true });
 

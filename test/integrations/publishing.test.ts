@@ -389,14 +389,22 @@ describe('GET /v1/integrations/{integrationName}', () => {
     expect((await t.request('GET', '/v1/integrations/public-one')).status).toBe(401);
   });
 
-  it('shows the owner whole to its members, and without its membership settings to anyone else', async () => {
+  it('shows its owner as the public projection of the organization, whoever asks, with none of its member-only fields', async () => {
     await published('owned', { visibility: 'public' });
-    const member = await t.request('GET', '/v1/integrations/owned', { token: world.reader.token });
-    expect(member.body.owner).toMatchObject({ id: acme, emailDomains: ['acme.example.com'] });
     const outsider = await t.request('GET', '/v1/integrations/owned', { token: world.outsider.token });
     expectMatchesSpec('0202', 'get', ITEM, 200, outsider.body);
-    expect(outsider.body.owner).toMatchObject({ id: acme, title: 'Acme', emailDomains: [], mergeRules: { type: 'none' } });
+    expect(outsider.body.owner).toMatchObject({ id: acme, title: 'Acme', emailDomains: [], plan: 'free', mergeRules: { type: 'none' } });
     expect(outsider.body.owner.permissions).toMatchObject({ view: false, admin: false });
+    // A member reads the organization itself for the rest; through the integration, it is the same projection.
+    const member = await t.request('GET', '/v1/integrations/owned', { token: world.reader.token });
+    expect(member.body.owner).toMatchObject({ id: acme, emailDomains: [] });
+    expect(member.body.owner.permissions).toMatchObject({ view: true, admin: false });
+    // Issue 21, finding 4: the member type, with its custom field definitions, was reachable through the owner.
+    await t.prisma.customField.create({ data: { id: 'secretField', organizationId: acme, name: 'secret', type: 'text' } });
+    const query = '{ integration(name: "owned") { owner { customFields { items { name } } } } }';
+    const graph = await t.request('POST', '/graphql', { token: world.outsider.token, body: { query } });
+    expect(graph.body.errors?.[0]?.message).toMatch(/Cannot query field "customFields" on type "PublicOrganization"/);
+    expect(graph.text).not.toContain('secret');
   });
 });
 

@@ -20,7 +20,7 @@ interface Endpoint {
    * Besides: the organization-level action it needs (creating a copy), or, for content leaving its organization, the
    * admin role in it and a membership in the target.
    */
-  also?: 'createContent' | 'sourceAndTargetAdmin';
+  also?: 'createContent' | 'sourceAndTargetAdmin' | 'listMembers';
   body?: (ctx: { grantee: string; team: string; target: string }) => unknown;
   /** A query string the endpoint requires (`query=...`). */
   query?: string;
@@ -136,10 +136,10 @@ for (const kind of ['spaces/:spaceId', 'collections/:collectionId']) {
     [`GET ${base}/users`]: { action: 'view' },
     [`PATCH ${base}/users/:userId`]: { action: 'admin', body: () => ({ role: 'read' }) },
     [`DELETE ${base}/users/:userId`]: { action: 'admin' },
-    [`GET ${base}/teams`]: { action: 'view' },
+    [`GET ${base}/teams`]: { action: 'view', also: 'listMembers' },
     [`PATCH ${base}/teams/:teamId`]: { action: 'admin', body: () => ({ role: 'read' }) },
     [`DELETE ${base}/teams/:teamId`]: { action: 'admin' },
-    [`GET ${base}/aggregate`]: { action: 'view' },
+    [`GET ${base}/aggregate`]: { action: 'view', also: 'listMembers' },
   } satisfies Record<string, Endpoint>);
 }
 
@@ -239,13 +239,16 @@ describe('the permission matrix of content endpoints', () => {
       outcomes[persona] = res.status;
       // Creating a copy also needs `create` in the organization. A transfer needs the admin role in the object's
       // organization, checked before the target (where only the admin is a member): whoever sees the object without
-      // that role is refused (403), whatever their level on the object.
+      // that role is refused (403), whatever their level on the object. Who else can reach the content, and the teams
+      // granted, are the organization's people: for its members with a role, not for a guest granted the content.
       const alsoAllowed =
         endpoint.also === 'createContent'
           ? ['admin', 'creator'].includes(persona)
           : endpoint.also === 'sourceAndTargetAdmin'
             ? persona === 'admin'
-            : true;
+            : endpoint.also === 'listMembers'
+              ? persona !== 'teamGranted'
+              : true;
       expected[persona] = !permissions ? 404 : !permissions[endpoint.action] || !alsoAllowed ? 403 : route.status;
     }
     expect(outcomes).toEqual(expected);
@@ -256,5 +259,7 @@ describe('the permission matrix of content endpoints', () => {
     if ((endpoint.action === 'view' || endpoint.action === 'edit') && !endpoint.also) expect(outcomes.teamGranted).toBe(route.status);
     // The creator administers the object but is no admin of its organization: it stays there.
     if (endpoint.also === 'sourceAndTargetAdmin') expect(outcomes.creator).toBe(403);
+    // The team-granted guest sees the content but not the organization's people.
+    if (endpoint.also === 'listMembers') expect(outcomes.teamGranted).toBe(403);
   });
 });

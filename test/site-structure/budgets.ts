@@ -8,12 +8,12 @@ const SITE = '/v1/orgs/:organizationId/sites/:siteId';
 
 export const siteStructureBudgets: DomainBudgets = {
   budgets: {
-    [`POST ${SITE}/site-spaces`]: 15,
+    [`POST ${SITE}/site-spaces`]: 14,
     [`GET ${SITE}/site-spaces`]: 8,
     [`PATCH ${SITE}/site-spaces/:siteSpaceId`]: 13,
     [`DELETE ${SITE}/site-spaces/:siteSpaceId`]: 11,
     [`POST ${SITE}/site-spaces/:siteSpaceId/move`]: 13,
-    [`POST ${SITE}/sections`]: 18,
+    [`POST ${SITE}/sections`]: 17,
     [`GET ${SITE}/sections`]: 9,
     [`PATCH ${SITE}/sections/:siteSectionId`]: 10,
     [`DELETE ${SITE}/sections/:siteSectionId`]: 10,

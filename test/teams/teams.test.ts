@@ -142,8 +142,10 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
     const all = await t.counted('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams?limit=1000`, { token: owner.token });
     expect(all.statements).toBe(one.statements);
 
+    // A guest sees no other member (not found), and may not list teams, not even their own (403).
     const guest = await buildMember(t.prisma, { organizationId: org, role: null });
-    expect((await t.request('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams`, { token: guest.token })).status).toBe(403);
+    expect((await t.request('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams`, { token: guest.token })).status).toBe(404);
+    expect((await t.request('GET', `/v1/orgs/${org}/members/${guest.userId}/teams`, { token: guest.token })).status).toBe(403);
     expect((await t.request('GET', `/v1/orgs/${org}/members/${world.admin.userId}/teams`, { token: owner.token })).status).toBe(404);
   });
 });

@@ -1,0 +1,18 @@
+// How a request reaches a membership: by the member's user id within the organization, through the viewer's standing
+// there (policies.member): members with a role see every member, a guest only themselves.
+import { type Member, Prisma } from '../generated/prisma/client.js';
+import { organizationChildLevel, type Resource } from '../kernel/authorize.js';
+import { policies } from '../kernel/permissions.js';
+
+export const members: Resource<Member, typeof policies.member> = {
+  kind: 'Member',
+  policy: policies.member,
+  level: organizationChildLevel('member level'),
+  ownerOf: (member) => member.userId,
+  async findInParent(ctx, organizationId, userId) {
+    const [member] = await ctx.sql<Member>(
+      Prisma.sql`SELECT * FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId}`,
+    );
+    return member ?? null;
+  },
+};

@@ -1,0 +1,34 @@
+// How a request reaches what a site holds: its sections through the site (policies.siteStructure); its site spaces
+// through the site and their space too, so a site never shows a member a space they may not see.
+import type { SiteSection as SiteSectionRow, SiteSpace as SiteSpaceRow, Space as SpaceRow } from '../generated/prisma/client.js';
+import { contentLevels, inheritedLevel, type Resource, rowOf, rowsOfTable, spaces, visible } from '../kernel/authorize.js';
+import { policies } from '../kernel/permissions.js';
+import { sites } from '../sites/access.js';
+
+export const siteSpaces: Resource<SiteSpaceRow, typeof policies.siteStructure> = {
+  kind: 'Site space',
+  policy: policies.siteStructure,
+  loadMany: rowsOfTable('SiteSpace'),
+  level: inheritedLevel(
+    'site space level',
+    sites,
+    (row) => row.siteId,
+    async (ctx, rows, levels) => {
+      const found = await Promise.all(rows.map((row) => rowOf(ctx, spaces, row.spaceId)));
+      await contentLevels.annotate(
+        ctx,
+        found.filter((space): space is SpaceRow => space !== null),
+      );
+      return Promise.all(found.map(async (space, i) => (space && visible(spaces, await contentLevels.of(ctx, space)) ? levels[i] : null)));
+    },
+  ),
+  parentKey: 'siteId',
+};
+
+export const siteSections: Resource<SiteSectionRow, typeof policies.siteStructure> = {
+  kind: 'Site section',
+  policy: policies.siteStructure,
+  loadMany: rowsOfTable('SiteSection'),
+  level: inheritedLevel('site section level', sites, (row) => row.siteId),
+  parentKey: 'siteId',
+};

@@ -1,0 +1,591 @@
+// Access by construction, proven over the whole graph: a walk of the schema that reaches every field returning a
+// protected object (or a list or union of them) by every path it can build from the root, as personas who may see
+// some of what a rich world holds but not the rest, and finds none of what each may not see in any answer: no id, no
+// title, no count that includes it. A new field that returns a protected object is walked the day it is added; a new
+// object type with an id must be protected or reached only below one (the static test), so nothing is left out by
+// forgetting to list it.
+import {
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  getNamedType,
+  isAbstractType,
+  isEnumType,
+  isLeafType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+} from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { protectedTypes } from '../../src/kernel/access.js';
+import { newId } from '../../src/kernel/ids.js';
+import { refreshEffectiveLevels } from '../../src/kernel/permissions.js';
+import { schema } from '../../src/schema.js';
+import { manifest } from '../integrations/fixtures.js';
+import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { buildMember, buildUser } from '../support/factories.js';
+import { buildWorld, type World } from '../support/world.js';
+
+/**
+ * Object types with an id that are no protected object: parts of one, reached only through it (the static test checks
+ * that every field returning them sits on a protected type or on another part), or public by nature.
+ */
+const parts = new Set([
+  'ChangedRevisionFile',
+  'ChangedRevisionPage',
+  'CommentMention',
+  'CommentTargetNode',
+  'CommentTargetPage',
+  'GitSyncOperation',
+  'IntegrationBlock',
+  'IntegrationContentSource',
+  'MergeConflict',
+  'Revision',
+  'RevisionFile',
+  'RevisionPage',
+  'SearchPageResult',
+  'SearchSectionResult',
+  'SearchSpaceResult',
+  'SiteFeature',
+  'SsoProviderLogin',
+]);
+/** Public by nature, with why. */
+const publicTypes: Record<string, string> = {
+  User: 'a person’s name and photo; the e-mail is a guarded field of its own',
+  PublicOrganization: 'what anyone may know of an organization',
+  Integration: 'the integration catalog: public integrations to anyone, others to their owner (filtered in SQL)',
+};
+/** Root fields that answer parts, with the filter that stands in for a protected parent. */
+const partRoots: Record<string, string> = {
+  'Query.mentions': 'the viewer’s mentions, in spaces the viewer can see (SQL)',
+};
+
+type ObjectType = GraphQLObjectType;
+const objectTypes = Object.values(schema.getTypeMap()).filter(
+  (type): type is ObjectType => isObjectType(type) && !type.name.startsWith('__'),
+);
+
+describe('the schema’s protected objects', () => {
+  it('registers every object type with an id as protected, a part, or public by nature', () => {
+    const unclassified = objectTypes
+      .filter((type) => type.getFields().id && type.name !== 'Query' && type.name !== 'Mutation')
+      .map((type) => type.name)
+      .filter((name) => !protectedTypes.has(name) && !parts.has(name) && !(name in publicTypes));
+    expect(unclassified).toEqual([]);
+  });
+
+  it('reaches parts only below a protected object (or another part), or through a reviewed root field', () => {
+    const wrong: string[] = [];
+    for (const type of objectTypes) {
+      for (const field of Object.values(type.getFields())) {
+        if (!parts.has(getNamedType(field.type).name)) continue;
+        const parent = type.name;
+        const envelope = isEnvelope(type);
+        const owners = envelope ? fieldsReturning(type).map(([owner]) => owner.name) : [parent];
+        for (const owner of owners) {
+          const key = `${owner}.${envelope ? fieldsReturning(type).find(([o]) => o.name === owner)![1].name : field.name}`;
+          if (owner === 'Mutation' || protectedTypes.has(owner) || parts.has(owner) || owner in publicTypes || key in partRoots) continue;
+          if (!reachableOnlyBelowProtected(owner)) wrong.push(`${parent}.${field.name} (through ${owner})`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+/** A list envelope: `{ items, next, count }`. */
+const isEnvelope = (type: GraphQLNamedType): boolean => isObjectType(type) && 'items' in type.getFields() && 'count' in type.getFields();
+/** The type of an envelope's items. */
+const itemsOf = (type: GraphQLNamedType) => getNamedType((type as ObjectType).getFields().items.type);
+
+/** The fields of any type that return `type` (or a list of it). */
+function fieldsReturning(type: GraphQLNamedType): [ObjectType, GraphQLField<unknown, unknown>][] {
+  return objectTypes.flatMap((owner) =>
+    Object.values(owner.getFields())
+      .filter((field) => getNamedType(field.type).name === type.name)
+      .map((field) => [owner, field] as [ObjectType, GraphQLField<unknown, unknown>]),
+  );
+}
+
+/** Whether every way to `type` from the root passes through a protected object (mutations aside). */
+function reachableOnlyBelowProtected(typeName: string, seen = new Set<string>()): boolean {
+  if (protectedTypes.has(typeName)) return true;
+  if (typeName === 'Query') return false;
+  if (seen.has(typeName)) return true;
+  seen.add(typeName);
+  const type = schema.getType(typeName)!;
+  const owners = fieldsReturning(type).filter(([owner]) => owner.name !== 'Mutation');
+  const unions = Object.values(schema.getTypeMap()).filter(
+    (candidate) => isAbstractType(candidate) && schema.getPossibleTypes(candidate).some((member) => member.name === typeName),
+  );
+  return (
+    owners.every(([owner, field]) => `${owner.name}.${field.name}` in partRoots || reachableOnlyBelowProtected(owner.name, seen)) &&
+    unions.every((union) => reachableOnlyBelowProtected(union.name, seen))
+  );
+}
+
+// --- the world ---------------------------------------------------------------------------------------------------------
+
+let t: TestApp;
+let world: World;
+
+/** What each persona may not see: ids and the marker words in the titles of those objects. */
+interface Secrets {
+  ids: Set<string>;
+  words: Set<string>;
+}
+interface Persona {
+  name: string;
+  token: string;
+  secrets: Secrets;
+}
+let personas: Persona[];
+/** Candidate values of arguments, by what they name: every object of the world, seen or not. */
+const pools: Record<string, string[]> = {};
+const addTo = (pool: string, ...values: string[]) => {
+  pools[pool] = [...(pools[pool] ?? []), ...values];
+};
+
+async function ok<T = any>(method: string, path: string, body?: unknown, token = world.admin.token): Promise<T> {
+  const res = await t.request(method, path, { token, body });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.body as T;
+}
+
+beforeAll(async () => {
+  t = await startTestApp({
+    env: { ALLOW_PRIVATE_NETWORK: 'true', GRAPHQL_MAX_COST: '1000000', GRAPHQL_MAX_DEPTH: '50', GRAPHQL_MAX_ALIASES: '1000' },
+  });
+  world = await buildWorld(t.prisma);
+  const org = world.organizationId;
+  const base = `/v1/orgs/${org}`;
+
+  // A guest granted one space; an admin of Acme and of Second whose SSO token acts in Second only.
+  const guest = await buildMember(t.prisma, { organizationId: org, role: null });
+  const scoped = await buildUser(t.prisma, { displayName: 'Scoped' });
+  await t.prisma.member.createMany({
+    data: [
+      { organizationId: org, userId: scoped.userId, role: 'admin' },
+      { organizationId: world.secondOrganizationId, userId: scoped.userId, role: 'admin' },
+    ],
+  });
+  await t.prisma.apiToken.update({ where: { id: scoped.tokenId }, data: { organizationId: world.secondOrganizationId } });
+
+  const space = async (title: string, parent?: string) =>
+    (await ok('POST', `${base}/spaces`, { title, ...(parent && { parent }) })).id as string;
+  const collection = async (title: string) => (await ok('POST', `${base}/collections`, { title })).id as string;
+  const restrict = async (table: 'space' | 'collection', id: string) => {
+    await (t.prisma[table] as any).update({ where: { id }, data: { defaultLevel: null } });
+    await refreshEffectiveLevels(t.prisma, org);
+  };
+
+  const openCollection = await collection('Open collection');
+  const secretCollection = await collection('LEAKcollection');
+  const openSpace = await space('Open space', openCollection);
+  const secretSpace = await space('LEAKspace');
+  const secretInCollection = await space('LEAKnested', secretCollection);
+  const grantedSpace = await space('Granted space');
+  await restrict('space', secretSpace);
+  await restrict('collection', secretCollection);
+  await restrict('space', grantedSpace);
+  await ok('POST', `/v1/spaces/${grantedSpace}/permissions`, { role: 'read', users: [guest.userId] });
+
+  // Content, a change request, comments and a reply in the secret space, words in every title and body.
+  const secretPages = { changes: [{ operation: 'insert_page', title: 'LEAKpage', document: { markdown: 'LEAKbody' } }] };
+  const openPages = { changes: [{ operation: 'insert_page', title: 'Open page', document: { markdown: 'open body' } }] };
+  const contentOf = async (spaceId: string, changes: unknown) => {
+    const cr = await ok('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: spaceId === secretSpace ? 'LEAKcr' : 'Open cr' });
+    await ok('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, changes);
+    await ok('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`);
+    const open = await ok('POST', `/v1/spaces/${spaceId}/change-requests`, {
+      subject: spaceId === secretSpace ? 'LEAKopencr' : 'Open cr 2',
+    });
+    return [cr.id as string, open.id as string];
+  };
+  const secretChangeRequests = await contentOf(secretSpace, secretPages);
+  const openChangeRequests = await contentOf(openSpace, openPages);
+  const comment = async (spaceId: string, word: string, changeRequest?: string) => {
+    const path = changeRequest ? `/v1/spaces/${spaceId}/change-requests/${changeRequest}/comments` : `/v1/spaces/${spaceId}/comments`;
+    const posted = await ok('POST', path, { body: { markdown: `${word} @${world.reader.userId}` } });
+    const reply = await ok('POST', `${path}/${posted.id}/replies`, { body: { markdown: `${word}reply` } });
+    return [posted.id as string, reply.id as string];
+  };
+  const secretComments = [
+    ...(await comment(secretSpace, 'LEAKcomment')),
+    ...(await comment(secretSpace, 'LEAKcrcomment', secretChangeRequests[1])),
+  ];
+  const openComments = await comment(openSpace, 'Open comment');
+
+  // A site publishing the open and the secret space, in a section; its share link, redirect and visitor key.
+  const site = (await ok('POST', `${base}/sites`, { title: 'Docs site' })).id as string;
+  const sitePath = `${base}/sites/${site}`;
+  const openSiteSpace = (await ok('POST', `${sitePath}/site-spaces`, { spaceId: openSpace })).id as string;
+  const secretSiteSpace = (await ok('POST', `${sitePath}/site-spaces`, { spaceId: secretSpace })).id as string;
+  const section = (await ok('POST', `${sitePath}/sections`, { title: 'Guides', spaceId: secretInCollection })).id as string;
+  const sectionSiteSpace = (await t.prisma.siteSpace.findFirstOrThrow({ where: { sectionId: section, spaceId: secretInCollection } })).id;
+  const shareLink = (await ok('POST', `${sitePath}/share-links`, { name: 'LEAKsharelink' })).id as string;
+  const redirect = (
+    await ok('POST', `${sitePath}/redirects`, { source: '/old', destination: { kind: 'site-section', siteSectionId: section } })
+  ).id as string;
+  await ok('GET', `${sitePath}/publishing/auth`);
+
+  // The organization's own: a team, a custom field, an OpenAPI spec, a SAML provider, an invite link, an integration.
+  const team = (await ok('PUT', `${base}/teams`, { title: 'LEAKteam', members: [world.admin.userId] })).id as string;
+  await ok('POST', `${base}/custom-fields`, { name: 'leakfield', type: 'text', title: 'LEAKfield' });
+  const field = (await t.prisma.customField.findFirstOrThrow({ where: { organizationId: org, name: 'leakfield' } })).id;
+  await ok('PATCH', `/v1/spaces/${secretSpace}/custom-fields`, { values: { leakfield: { value: 'LEAKvalue' } } });
+  const spec = (
+    await ok('POST', `${base}/openapi`, {
+      slug: 'leak-spec',
+      source: { text: '{"openapi":"3.1.0","info":{"title":"LEAKapi","version":"1"},"paths":{}}' },
+    })
+  ).id as string;
+  // A version of the spec, and a job the admin started in Acme, as processing and a link check would write them.
+  const version = newId();
+  await t.prisma.openAPISpecVersion.create({
+    data: { id: version, specId: spec, filesystem: { 'spec.json': { info: { title: 'LEAKapi' } } } },
+  });
+  await t.prisma.openAPISpec.update({ where: { id: spec }, data: { lastVersionId: version } });
+  const job = newId();
+  await t.prisma.backgroundJob.create({
+    data: { id: job, kind: 'LEAKjob', organizationId: org, createdById: world.admin.userId, payload: {}, maxAttempts: 1 },
+  });
+  const saml = (await ok('POST', `${base}/saml`, { label: 'LEAKsaml' })).id as string;
+  const invite = (await ok('POST', `${base}/link-invites`, { role: 'read' })).id as string;
+  const integrationName = 'leak-integration';
+  await ok('POST', `/v1/integrations/${integrationName}`, manifest(org, { title: 'Published', visibility: 'public' }));
+  const installation = (await ok('POST', `/v1/integrations/${integrationName}/installations`, { organization: org })).id as string;
+  await t.prisma.organization.update({ where: { id: org }, data: { emailDomains: ['leakdomain.example'] } });
+
+  addTo('Organization', org, world.secondOrganizationId, world.outsiderOrganizationId);
+  addTo('Space', openSpace, secretSpace, secretInCollection, grantedSpace);
+  addTo('Collection', openCollection, secretCollection);
+  addTo('ChangeRequest', ...secretChangeRequests, ...openChangeRequests);
+  addTo('Comment', secretComments[0], secretComments[2], openComments[0]);
+  addTo('CommentReply', secretComments[1], secretComments[3], openComments[1]);
+  addTo('Site', site);
+  addTo('SiteSpace', openSiteSpace, secretSiteSpace, sectionSiteSpace);
+  addTo('SiteSection', section);
+  addTo('SiteRedirect', redirect);
+  addTo('ShareLink', shareLink);
+  addTo('Team', team);
+  addTo('User', world.admin.userId, world.reader.userId, guest.userId, world.outsider.userId);
+  addTo('CustomField', 'leakfield');
+  addTo('OpenAPISpec', 'leak-spec');
+  addTo('SamlProvider', saml);
+  addTo('Invite', invite);
+  addTo('Integration', integrationName);
+  addTo('IntegrationInstallation', installation);
+  addTo('OpenAPISpecVersion', version);
+  addTo('BackgroundJob', job);
+  addTo('emailDomain', 'leakdomain.example');
+  addTo('query', 'LEAKpage', 'LEAKbody');
+  addTo('source', '/old');
+  const pages = await t.prisma.pageVersion.findMany({
+    where: { spaceId: { in: [secretSpace, openSpace] } },
+    select: { pageId: true, spaceId: true },
+  });
+  addTo('RevisionPage', ...new Set(pages.map((row) => row.pageId)));
+  addTo('path', 'leakpage', 'open-page');
+  // No file nor Git sync operation exists: an id of none still walks the field.
+  addTo('RevisionFile', 'noSuchFile');
+  addTo('GitSyncOperation', 'noSuchOperation');
+
+  const secretPageIds = [...new Set(pages.filter((row) => row.spaceId === secretSpace).map((row) => row.pageId))];
+  const secretContent = [secretSpace, secretInCollection, secretCollection, ...secretChangeRequests, ...secretComments, ...secretPageIds];
+  const secretContentWords = [
+    'LEAKspace',
+    'LEAKnested',
+    'LEAKcollection',
+    'LEAKpage',
+    'LEAKbody',
+    'LEAKcr',
+    'LEAKopencr',
+    'LEAKcomment',
+    'LEAKcrcomment',
+    'LEAKvalue',
+  ];
+  const adminOnly = [shareLink, saml, invite, installation, job];
+  const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKjob'];
+  const everything = {
+    ids: [
+      ...secretContent,
+      ...adminOnly,
+      grantedSpace,
+      openSpace,
+      openCollection,
+      ...openChangeRequests,
+      ...openComments,
+      site,
+      openSiteSpace,
+      secretSiteSpace,
+      sectionSiteSpace,
+      section,
+      redirect,
+      team,
+      field,
+      spec,
+      version,
+    ],
+    words: [...secretContentWords, ...adminOnlyWords, 'LEAKteam', 'LEAKfield', 'LEAKapi'],
+  };
+  const secrets = (ids: string[], words: string[]): Secrets => ({ ids: new Set(ids), words: new Set(words) });
+  const emailsOf = (...people: Person[]) => people.map((person) => person.email);
+  personas = [
+    {
+      name: 'a reader',
+      token: world.reader.token,
+      secrets: secrets(
+        [...secretContent, ...adminOnly, grantedSpace, secretSiteSpace, sectionSiteSpace],
+        [...secretContentWords, ...adminOnlyWords],
+      ),
+    },
+    {
+      name: 'a guest granted one space',
+      token: guest.token,
+      secrets: secrets(
+        everything.ids.filter((id) => id !== grantedSpace && id !== field),
+        [...everything.words.filter((word) => word !== 'LEAKfield'), ...emailsOf(world.admin, world.reader, world.creator)],
+      ),
+    },
+    {
+      name: 'an outsider',
+      token: world.outsider.token,
+      secrets: secrets(everything.ids, [...everything.words, 'leakdomain.example', ...emailsOf(world.admin, world.reader)]),
+    },
+    {
+      name: 'an admin’s token scoped to another organization',
+      token: scoped.token,
+      secrets: secrets(everything.ids, [...everything.words, 'leakdomain.example', ...emailsOf(world.reader)]),
+    },
+  ];
+}, 240_000);
+afterAll(() => t?.close());
+
+// --- the walk ----------------------------------------------------------------------------------------------------------
+
+/** What names an argument's values: its own name, or the type its field returns for `id`. */
+const argumentPool: Record<string, string> = {
+  organizationId: 'Organization',
+  spaceId: 'Space',
+  collectionId: 'Collection',
+  siteId: 'Site',
+  teamId: 'Team',
+  userId: 'User',
+  samlProviderId: 'SamlProvider',
+  inviteId: 'Invite',
+  name: 'CustomField',
+  slug: 'OpenAPISpec',
+  integrationName: 'Integration',
+  emailDomain: 'emailDomain',
+  query: 'query',
+  source: 'source',
+  pageId: 'RevisionPage',
+  fileId: 'RevisionFile',
+  path: 'path',
+};
+
+function poolFor(field: GraphQLField<unknown, unknown>, argument: string): string[] | undefined {
+  if (argument === 'id') {
+    const returned = getNamedType(field.type);
+    const named = isEnvelope(returned) ? itemsOf(returned).name : returned.name;
+    return pools[named] ?? (field.name === 'comment' ? pools.Comment : field.name === 'reply' ? pools.CommentReply : undefined);
+  }
+  if (field.name === 'integration' && argument === 'name') return pools.Integration;
+  return pools[argumentPool[argument] ?? ''];
+}
+
+/** Every way to call a field: one set of arguments per combination of candidates of its required arguments. */
+function callsOf(field: GraphQLField<unknown, unknown>): string[] {
+  let calls = [''];
+  for (const arg of field.args.filter((candidate) => isNonNullType(candidate.type) && candidate.defaultValue === undefined)) {
+    const values = poolFor(field, arg.name);
+    if (!values) throw new Error(`The walk has no values for ${field.name}(${arg.name}:): name its pool in argumentPool.`);
+    const literal = (value: string) =>
+      isScalarType(getNamedType(arg.type)) || isEnumType(getNamedType(arg.type)) ? JSON.stringify(value) : value;
+    calls = calls.flatMap((call) => values.map((value) => `${call}${call ? ', ' : ''}${arg.name}: ${literal(value)}`));
+  }
+  return calls.map((call) => (call ? `(${call})` : ''));
+}
+
+/** The leaves of an object (without required arguments), and `__typename`. */
+function leavesOf(type: ObjectType): string {
+  const leaves = Object.values(type.getFields()).filter(
+    (field) => isLeafType(getNamedType(field.type)) && !field.args.some((arg) => isNonNullType(arg.type)),
+  );
+  return `__typename ${leaves.map((field) => field.name).join(' ')}`;
+}
+
+/** What a walked field selects of what it returns: its leaves, through an envelope or a union. */
+function selectionOf(type: GraphQLNamedType): string {
+  if (isEnvelope(type)) return `{ count items ${selectionOf(itemsOf(type))} }`;
+  if (isAbstractType(type))
+    return `{ __typename ${schema
+      .getPossibleTypes(type)
+      .map((member) => `... on ${member.name} { ${leavesOf(member)} }`)
+      .join(' ')} }`;
+  if (isObjectType(type)) return `{ ${leavesOf(type)} }`;
+  return '';
+}
+
+/**
+ * Whether a field returns objects with an id (protected ones, their parts, public ones): directly, in a list, an
+ * envelope or a union. All are walked, so that what a part or a public object shows is checked too.
+ */
+function returnsObjects(field: GraphQLField<unknown, unknown>): boolean {
+  const named = getNamedType(field.type);
+  const item = isEnvelope(named) ? itemsOf(named) : named;
+  const members = isAbstractType(item) ? schema.getPossibleTypes(item) : [item];
+  return members.some((member) => isObjectType(member) && 'id' in member.getFields());
+}
+
+/**
+ * The cheapest ways from the root to each object type, as field selections (`organizations`, `items`, `sites`, ...):
+ * fields without required arguments cost 1, with them 3, so lists are preferred to lookups by id.
+ */
+const unreached: string[] = [];
+
+function pathsToTypes(): Map<string, string[][]> {
+  const best = new Map<string, { cost: number; paths: string[][] }>([['Query', { cost: 0, paths: [[]] }]]);
+  const queue = ['Query'];
+  while (queue.length) {
+    queue.sort((a, b) => best.get(a)!.cost - best.get(b)!.cost);
+    const name = queue.shift()!;
+    const { cost, paths } = best.get(name)!;
+    for (const field of Object.values((schema.getType(name) as ObjectType).getFields())) {
+      const returned = getNamedType(field.type);
+      const item = isEnvelope(returned) ? itemsOf(returned) : returned;
+      // A union's members are reached through inline fragments.
+      const targets = isAbstractType(item)
+        ? schema.getPossibleTypes(item).map((member) => [member, [`... on ${member.name}`]] as const)
+        : isObjectType(item)
+          ? [[item, []] as const]
+          : [];
+      let calls: string[];
+      try {
+        calls = callsOf(field);
+      } catch (error) {
+        unreached.push(`${name}.${field.name}: ${(error as Error).message}`);
+        continue;
+      }
+      const price = cost + (calls[0] !== '' ? 3 : 1);
+      for (const [next, fragment] of targets) {
+        const known = best.get(next.name);
+        if (known && known.cost <= price) continue;
+        const steps = calls.map((call) => [`${field.name}${call}`, ...(isEnvelope(returned) ? ['items'] : []), ...fragment]);
+        best.set(next.name, { cost: price, paths: paths.flatMap((path) => steps.map((step) => [...path, ...step])).slice(0, 12) });
+        queue.push(next.name);
+      }
+    }
+  }
+  return new Map([...best].map(([name, { paths }]) => [name, paths]));
+}
+
+/** A selection of `inner` below a path: `a(x) { items { b { inner } } }`. */
+const nest = (path: string[], inner: string) => path.reduceRight((acc, step) => `${step} { ${acc} }`, inner);
+
+/** The object types a query can reach at all (whatever arguments it needs); the others are mutations' answers. */
+function queryReachable(): Set<string> {
+  const seen = new Set(['Query']);
+  const queue = ['Query'];
+  while (queue.length) {
+    for (const field of Object.values((schema.getType(queue.shift()!) as ObjectType).getFields())) {
+      const named = getNamedType(field.type);
+      const members = isAbstractType(named) ? schema.getPossibleTypes(named) : [named];
+      for (const member of members) {
+        if (isObjectType(member) && !seen.has(member.name)) {
+          seen.add(member.name);
+          queue.push(member.name);
+        }
+      }
+    }
+  }
+  return seen;
+}
+
+function queriesOf(): { label: string; query: string }[] {
+  const paths = pathsToTypes();
+  const reachable = queryReachable();
+  const queries: { label: string; query: string }[] = [];
+  for (const type of objectTypes) {
+    // Envelopes are walked through their owners' fields; what only mutations answer is judged there (the same guard).
+    if (type.name === 'Mutation' || isEnvelope(type) || !reachable.has(type.name)) continue;
+    const ways = paths.get(type.name);
+    for (const field of Object.values(type.getFields())) {
+      if (!returnsObjects(field)) continue;
+      if (!ways) throw new Error(`The walk finds no way to ${type.name}, which has ${field.name}:\n${unreached.join('\n')}`);
+      for (const call of callsOf(field)) {
+        const inner = `${field.name}${call} ${selectionOf(getNamedType(field.type))}`;
+        for (const way of ways) queries.push({ label: `${type.name}.${field.name}${call}`, query: `{ ${nest(way, inner)} }` });
+      }
+    }
+  }
+  return queries;
+}
+
+/** Every list envelope in an answer whose count says more than its items show. */
+function overcounted(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) overcounted(item, found);
+  else if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if (Array.isArray(record.items) && typeof record.count === 'number' && !record.next && record.count !== record.items.length) {
+      found.push(`count ${record.count} for ${record.items.length} items`);
+    }
+    for (const child of Object.values(record)) overcounted(child, found);
+  }
+  return found;
+}
+
+describe('a walk of every field that returns an object with an id, protected ones first', () => {
+  it('builds a query for every such field, by every cheapest path', () => {
+    const queries = queriesOf();
+    const walked = new Set(queries.map((query) => query.label.replace(/\(.*$/, '')));
+    const reachable = queryReachable();
+    const expected = objectTypes.flatMap((type) =>
+      type.name === 'Mutation' || isEnvelope(type) || !reachable.has(type.name)
+        ? []
+        : Object.values(type.getFields())
+            .filter(returnsObjects)
+            .map((field) => `${type.name}.${field.name}`),
+    );
+    expect([...walked].sort()).toEqual([...new Set(expected)].sort());
+  });
+
+  it('answers no persona anything it may not see, through any of them', { timeout: 600_000 }, async () => {
+    const queries = queriesOf();
+    const leaks: string[] = [];
+    let answered = 0;
+    for (const persona of personas) {
+      for (const { label, query } of queries) {
+        const res = await t.request('POST', '/graphql', { token: persona.token, body: { query } });
+        expect(res.status, `${label}: ${res.text}`).toBeLessThan(500);
+        const data = JSON.stringify(res.body?.data ?? null);
+        if (data !== 'null') answered++;
+        const errors = JSON.stringify(res.body?.errors ?? []);
+        for (const id of persona.secrets.ids) if (data.includes(id)) leaks.push(`${persona.name}: ${label} answers ${id}\n  ${query}`);
+        for (const word of persona.secrets.words) {
+          if (data.includes(word) || errors.includes(word)) leaks.push(`${persona.name}: ${label} answers "${word}"\n  ${query}`);
+        }
+        for (const problem of overcounted(res.body?.data)) leaks.push(`${persona.name}: ${label}: ${problem}\n  ${query}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+    // Against a walk that reaches nothing: most queries answer data to someone.
+    expect(answered).toBeGreaterThan(queries.length);
+  });
+});
+
+// A guard for the fixtures themselves: each secret is real (the admin sees it), so its absence above means something.
+describe('the world the walk runs in', () => {
+  it('shows the organization’s admin what the personas may not see', async () => {
+    const res = await t.request('POST', '/graphql', {
+      token: world.admin.token,
+      body: {
+        query: `{ organization(id: "${world.organizationId}") { sites { items { siteSpaces { count items { space { title } } } } } spaces { count } } }`,
+      },
+    });
+    expect(res.body.data.organization.sites.items[0].siteSpaces.items.map((item: any) => item.space.title).sort()).toEqual(
+      ['LEAKnested', 'LEAKspace', 'Open space'].sort(),
+    );
+  });
+});
