@@ -1,18 +1,20 @@
 // GraphQL over HTTP at /graphql: graphql-yoga (GraphiQL for browsers), the limits a query is held to before it runs,
 // and its request body under the limits of the operations it runs.
 //
-// Query limits (config.graphql): depth, cost and aliases are bounded before execution (graphql-armor); introspection,
-// which GraphiQL sends, is exempt.
+// Query limits (config.graphql): tokens while the document is parsed, so that a huge document costs no more than
+// its first tokens; then depth, aliases and directives (graphql-armor) as it is validated; then its cost with the
+// request's variables (src/query-cost.ts). Introspection, which GraphiQL sends, is exempt from depth and cost.
 //
 // Body limits (rest/body.ts): /graphql reads at most the largest limit an operation declares, plus
 // DOCUMENT_ALLOWANCE for the query text and the rest of the request, and reads past the default only for a caller
 // whose token is valid (anyone else has the default). A body past the default is accepted only as JSON whose
 // document's root fields, in every operation, all declare a larger limit, and only up to the smallest of those plus
 // DOCUMENT_ALLOWANCE: a content batch may be as large through GraphQL as through REST, and nothing else may.
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { type DocumentNode, parse } from 'graphql';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { type DocumentNode, type GraphQLError, parse } from 'graphql';
 import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import type Koa from 'koa';
 import {
@@ -28,6 +30,7 @@ import {
 import { RestError } from '../rest/errors.js';
 import type { Config } from './config.js';
 import type { Context } from './kernel/context.js';
+import { costLimitPlugin } from './query-cost.js';
 import { schema } from './schema.js';
 
 /** Room, beside an operation's own limit, for the query text, the operation's other variables and the JSON around them. */
@@ -38,6 +41,15 @@ const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection', 'k
 
 /** What /graphql reads for an operation limit: the default, or a larger limit with the allowance. */
 const graphqlLimit = (limit: number) => (limit > DEFAULT_BODY_LIMIT ? limit + DOCUMENT_ALLOWANCE : DEFAULT_BODY_LIMIT);
+
+/**
+ * A query refused by a limit is answered as an invalid one is (GraphQL over HTTP): 400 to a client that accepts
+ * application/graphql-response+json, 200 with the errors to one that asks for application/json. graphql-armor throws
+ * its refusals bare; this gives them what yoga gives validation errors.
+ */
+const refused = (_context: unknown, error: GraphQLError) => {
+  Object.assign(error.extensions, { code: 'GRAPHQL_VALIDATION_FAILED', http: { spec: true, status: 400 } });
+};
 
 export interface GraphqlOptions {
   config: Config;
@@ -75,9 +87,11 @@ export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Mi
     context: async ({ koa }) => contextOf(koa),
     // Aliases matter here: each alias of a list is a list of its own, with its own statement.
     plugins: [
-      maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }),
-      maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true, flattenFragments: true }),
-      costLimitPlugin({ maxCost: limits.maxCost, exposeLimits: true }),
+      maxTokensPlugin({ n: limits.maxTokens, exposeLimits: true, onReject: [refused] }),
+      maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true, onReject: [refused] }),
+      maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true, flattenFragments: true, onReject: [refused] }),
+      maxDirectivesPlugin({ n: limits.maxDirectives, exposeLimits: true, onReject: [refused] }),
+      costLimitPlugin(limits.maxCost),
     ],
   });
 
@@ -88,7 +102,7 @@ export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Mi
     if (!ctx.is('application/json', '+json')) return undefined;
     try {
       const { query } = JSON.parse(bytes.toString('utf8')) as { query?: unknown };
-      return typeof query === 'string' ? parse(query, { noLocation: true }) : undefined;
+      return typeof query === 'string' ? parse(query, { noLocation: true, maxTokens: limits.maxTokens }) : undefined;
     } catch {
       return undefined;
     }

@@ -18,6 +18,12 @@ describe('loadConfig', () => {
       bootstrap: {},
     });
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(config.graphql).toEqual({ maxTokens: 5000, maxDepth: 15, maxAliases: 50, maxDirectives: 50, maxCost: 20_000_000 });
+  });
+
+  it('takes the GraphQL limits', () => {
+    const env = { GRAPHQL_MAX_TOKENS: '800', GRAPHQL_MAX_DIRECTIVES: '0', GRAPHQL_MAX_COST: '1000' };
+    expect(loadConfig(env).graphql).toMatchObject({ maxTokens: 800, maxDirectives: 0, maxCost: 1000 });
   });
 
   it.each([
@@ -33,6 +39,9 @@ describe('loadConfig', () => {
     ['BOOTSTRAP_EMAIL', 'admin@'],
     ['BOOTSTRAP_ORGANIZATION', 'x'],
     ['LOG_LEVEL', 'loud'],
+    ['GRAPHQL_MAX_TOKENS', '0'],
+    ['GRAPHQL_MAX_DIRECTIVES', '-1'],
+    ['GRAPHQL_MAX_COST', '1e12'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);
