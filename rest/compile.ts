@@ -39,6 +39,7 @@ import {
   visitWithTypeInfo,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { documentBodyLimit } from './body.js';
 import type { RestModule, RouteDefinition, Status } from './route.js';
 import { jsonWriter, type ObjectPlan, type OutputPlan, TYPE_KEY, type Writer } from './writer.js';
 
@@ -65,6 +66,8 @@ export interface CompiledRoute {
   write: Writer;
   /** The status a Boolean of the result chooses instead (route.ts, AlternateStatus): its response keys from `data`. */
   alternateStatus?: { status: Status; keys: readonly string[]; whenFalse: boolean };
+  /** The largest request body the route reads, in bytes: its operation's (body.ts). */
+  bodyLimit: number;
 }
 
 const restSpellings = new WeakMap<GraphQLEnumType, { toRest: Map<string, string>; fromRest: Map<string, string> }>();
@@ -393,7 +396,8 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
     const run: CompiledRoute['run'] = isCompiledQuery(jit)
       ? (context, variableValues) => jit.query(undefined, context, variableValues)
       : (contextValue, variableValues) => execute({ schema, document, operationName: definition.name, variableValues, contextValue });
-    return { definition, document, run, variables, bodyPath, plan, write: jsonWriter(plan), alternateStatus };
+    const bodyLimit = documentBodyLimit(schema, document);
+    return { definition, document, run, variables, bodyPath, plan, write: jsonWriter(plan), alternateStatus, bodyLimit };
   } catch (error) {
     throw new Error(`Route ${where} (${definition.name}): ${(error as Error).message}`);
   }

@@ -4,13 +4,12 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { getNamedType, isNonNullType } from 'graphql';
 import type { Context as KoaContext, Middleware } from 'koa';
-import getRawBody from 'raw-body';
+import { answerTooLarge, BodyTooLarge, hasBody, readBody, refuseAnnounced } from './body.js';
 import type { CompiledRoute } from './compile.js';
 import { headersOf, RestError, statusOf } from './errors.js';
 import { fromRest, isList, queryValue } from './input.js';
 import type { RouteDefinition } from './route.js';
 
-export const MAX_BODY = '1mb';
 const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 
 export interface RestOptions {
@@ -22,20 +21,13 @@ export interface RestOptions {
   idPattern: RegExp;
 }
 
-async function readJsonBody(ctx: KoaContext): Promise<unknown> {
-  const length = ctx.request.length;
-  const chunked = !!ctx.get('transfer-encoding');
-  if (!length && !chunked) return undefined;
+/** The JSON body, at most the route's limit; undefined when there is none. */
+async function readJsonBody(ctx: KoaContext, limit: number): Promise<unknown> {
+  if (!hasBody(ctx)) return undefined;
   if (!ctx.is('application/json', '+json')) {
     throw new RestError(415, 'Request bodies must be JSON, sent with Content-Type: application/json.');
   }
-  let text: string;
-  try {
-    text = await getRawBody(ctx.req, { limit: MAX_BODY, encoding: 'utf8', length: length || undefined });
-  } catch (error) {
-    if ((error as { type?: string }).type === 'entity.too.large') throw new RestError(413, `Request bodies are limited to ${MAX_BODY}.`);
-    throw new RestError(400, `Request body could not be read: ${(error as Error).message}.`);
-  }
+  const text = (await readBody(ctx, limit)).toString('utf8');
   if (!text.trim()) return undefined;
   try {
     return JSON.parse(text);
@@ -75,6 +67,7 @@ export function restMiddleware(options: RestOptions): Middleware {
 
   async function variablesOf(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
     const variables: Record<string, unknown> = {};
+    let bodyRead = false;
     for (const { name, source, type } of route.variables) {
       if (source === 'path') {
         const value = params[name] ?? '';
@@ -89,11 +82,14 @@ export function restMiddleware(options: RestOptions): Middleware {
         const texts = Array.isArray(raw) ? raw : [raw];
         variables[name] = isList(type) ? texts.map((text) => queryValue(name, text, type)) : queryValue(name, texts[0], type);
       } else if (METHODS_WITH_BODY.has(ctx.method)) {
-        const body = await readJsonBody(ctx);
+        bodyRead = true;
+        const body = await readJsonBody(ctx, route.bodyLimit);
         // A body-less request where every field is optional is an empty object.
         variables[name] = fromRest(body === undefined && isNonNullType(type) ? {} : body, type);
       }
     }
+    // A body the route does not take is read all the same, under the same limit, and ignored.
+    if (!bodyRead && hasBody(ctx)) await readBody(ctx, route.bodyLimit);
     return variables;
   }
 
@@ -138,9 +134,12 @@ export function restMiddleware(options: RestOptions): Middleware {
       const route = match.store as CompiledRoute;
       // The route's template, for whoever measures requests by route (the service's metrics).
       ctx.state.route = route.definition.path;
+      // Before the token is even looked up: a body announced larger than the route takes is not read at all.
+      refuseAnnounced(ctx, route.bodyLimit);
       const { restOfPath } = route.definition;
       await run(ctx, route, restOfPath ? { ...match.params, [restOfPath]: match.params['*'] } : match.params);
     } catch (error) {
+      if (error instanceof BodyTooLarge) return answerTooLarge(ctx, error);
       const status = statusOf(error);
       if (status !== undefined && status < 500) {
         for (const [name, value] of Object.entries(headersOf(error))) ctx.set(name, value);

@@ -11,8 +11,8 @@ import {
   isNonNullType,
   isScalarType,
 } from 'graphql';
+import { bytesText } from './body.js';
 import { type CompiledRoute, enumSpellings, type VariableBinding } from './compile.js';
-import { MAX_BODY } from './middleware.js';
 import type { RouteDefinition, Status } from './route.js';
 import type { ObjectPlan, OutputPlan } from './writer.js';
 
@@ -63,7 +63,7 @@ const ERRORS = {
   NotFound: [404, 'No such resource, or one the token may not see.'],
   Conflict: [409, 'The request conflicts with the current state of the resource.'],
   Gone: [410, 'The resource existed and has expired.'],
-  PayloadTooLarge: [413, `The body is larger than ${MAX_BODY}.`],
+  PayloadTooLarge: [413, 'The body is larger than the operation takes (its request body says how large it may be).'],
   UnsupportedMediaType: [415, 'The body is not sent as application/json.'],
   TooManyRequests: [429, 'A rate limit or quota is exceeded: retry after Retry-After seconds.'],
 } as const;
@@ -246,7 +246,13 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
         ? { parameters: [...parameters, ...(definition.returnPreference ? [PREFER] : [])] }
         : {}),
       ...(body
-        ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: components.input(body.type) } } } }
+        ? {
+            requestBody: {
+              description: `JSON, at most ${bytesText(route.bodyLimit)}.`,
+              required: bodyRequired,
+              content: { 'application/json': { schema: components.input(body.type) } },
+            },
+          }
         : {}),
       responses: {
         [definition.status]: success(definition.status),

@@ -2,11 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import cors from '@koa/cors';
-import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import Koa from 'koa';
 import { compileRoutes } from '../rest/compile.js';
 import { restMiddleware } from '../rest/middleware.js';
@@ -14,9 +10,10 @@ import { apiReference } from './api-reference.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Database } from './db/client.js';
 import { fileDownloads } from './files/index.js';
+import { graphqlMiddleware } from './graphql.js';
 import { integrationAssets } from './integrations/index.js';
 import { invitesPages } from './invites/index.js';
-import { authenticate, type Clock, createContext, type Services, systemClock, type Viewer } from './kernel/context.js';
+import { authenticate, type Clock, type Context, createContext, type Services, systemClock, type Viewer } from './kernel/context.js';
 import { createFetcher } from './kernel/fetcher.js';
 import { ID_PATTERN } from './kernel/ids.js';
 import { PageTokens } from './kernel/pagination.js';
@@ -72,49 +69,16 @@ export function createApp(options: AppOptions): App {
     ctx.state.viewer ??= authenticate(services, ctx.get('authorization') || undefined);
     return ctx.state.viewer;
   };
-  /** The request's context, once its token is checked; its actor goes into the request's log line. */
-  const contextOf = async (ctx: Koa.Context) => {
-    const viewer = await viewerOf(ctx);
-    ctx.state.actor = { userId: viewer.userId, tokenId: viewer.tokenId };
-    return createContext(services, viewer);
-  };
-
-  // GraphiQL's page inlines all its assets (~9 MB, no CDN, so it works offline) and yoga renders it on every load:
-  // the last page is kept, by its options, already encoded.
-  let graphiqlPage = { options: '', body: Buffer.alloc(0) };
-  const yoga = createYoga<{ koa: Koa.Context }>({
-    schema,
-    graphqlEndpoint: '/graphql',
-    landingPage: false,
-    logging: false,
-    graphiql: {
-      title: 'Docs platform management API',
-      // The user pastes a token after "Bearer ": every query needs one, the schema's introspection too.
-      headers: '{"Authorization": "Bearer "}',
-      // Not kept in localStorage, which the tenants' integration scripts served from this origin could read.
-      shouldPersistHeaders: false,
-      defaultQuery: '{\n  viewer { displayName email }\n  organizations { items { id title } }\n}\n',
-    },
-    renderGraphiQL: async (graphiqlOptions) => {
-      const key = JSON.stringify(graphiqlOptions);
-      if (graphiqlPage.options !== key) {
-        // Loaded on the first visit: the module holds the page's 9 MB of assets, about 50 MB of memory once parsed.
-        const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-        // Yoga's page opens on its welcome comment, not on defaultQuery, unless given it as `query` (graphql-yoga#3979).
-        const page: GraphiQLOptions & { query?: string } = { ...graphiqlOptions, query: graphiqlOptions.defaultQuery };
-        graphiqlPage = { options: key, body: Buffer.from(renderGraphiQL(page)) };
-      }
-      return graphiqlPage.body;
-    },
-    context: async ({ koa }) => contextOf(koa),
-    // Depth, cost and aliases are bounded before execution (graphql-armor); introspection, which GraphiQL sends, is
-    // exempt. Aliases matter here: each alias of a list is a list of its own, with its own statement.
-    plugins: [
-      maxAliasesPlugin({ n: options.config.graphql.maxAliases, exposeLimits: true }),
-      maxDepthPlugin({ n: options.config.graphql.maxDepth, exposeLimits: true, flattenFragments: true }),
-      costLimitPlugin({ maxCost: options.config.graphql.maxCost, exposeLimits: true }),
-    ],
-  });
+  /**
+   * The request's context, once its token is checked; its actor goes into the request's log line. Made once a
+   * request: /graphql may need it before reading a body, and yoga asks for it again.
+   */
+  const contextOf = (ctx: Koa.Context): Promise<Context> =>
+    (ctx.state.context ??= (async () => {
+      const viewer = await viewerOf(ctx);
+      ctx.state.actor = { userId: viewer.userId, tokenId: viewer.tokenId };
+      return createContext(services, viewer);
+    })());
 
   const monitoring = createMonitoring(db);
   const rateLimits = createRateLimits(options.config, options.databaseUrl, viewerOf);
@@ -168,14 +132,7 @@ export function createApp(options: AppOptions): App {
       idPattern: ID_PATTERN,
     }),
   );
-  koa.use(async (ctx, next) => {
-    if (ctx.path !== '/graphql') return next();
-    ctx.state.route = '/graphql';
-    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { koa: ctx });
-    ctx.status = response.status;
-    for (const [key, value] of response.headers) ctx.append(key, value);
-    ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-  });
+  koa.use(graphqlMiddleware({ config: options.config, contextOf }));
   koa.use(async (ctx) => {
     ctx.status = 404;
     ctx.body = { error: { code: 404, message: `No endpoint ${ctx.method} ${ctx.path}.` } };

@@ -44,8 +44,10 @@ const Env = z.object({
   DB_POOL_SIZE: wholeNumber(1, 200).default(10),
   DATABASE_WAIT_SECONDS: wholeNumber(0, 600).default(30),
   GRAPHQL_MAX_DEPTH: wholeNumber(1, 100).default(15),
-  GRAPHQL_MAX_COST: wholeNumber(1, 10_000_000).default(10_000),
+  GRAPHQL_MAX_COST: wholeNumber(1, 1_000_000_000).default(1_000_000),
   GRAPHQL_MAX_ALIASES: wholeNumber(0, 10_000).default(50),
+  GRAPHQL_MAX_TOKENS: wholeNumber(1, 1_000_000).default(5000),
+  GRAPHQL_MAX_DIRECTIVES: wholeNumber(0, 10_000).default(50),
   PURGE_INTERVAL_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
   JOB_CONCURRENCY: wholeNumber(0, 50).default(2),
   LINK_CHECK_TIMEOUT_SECONDS: wholeNumber(1, 120).default(10),
@@ -124,7 +126,7 @@ export interface Config {
   logLevel: z.infer<typeof LogLevel>;
   poolSize: number;
   /** Limits of a query sent to POST /graphql (REST's operations are fixed, and not subject to them). */
-  graphql: { maxDepth: number; maxCost: number; maxAliases: number };
+  graphql: { maxDepth: number; maxCost: number; maxAliases: number; maxTokens: number; maxDirectives: number };
   /** How long a start waits for DATABASE_URL's server to accept connections. */
   databaseWaitSeconds: number;
   /** How often the purge of deleted spaces runs. */
@@ -198,7 +200,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     poolSize: e.DB_POOL_SIZE,
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, maxAliases: e.GRAPHQL_MAX_ALIASES },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxCost: e.GRAPHQL_MAX_COST,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+    },
     purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
     jobConcurrency: e.JOB_CONCURRENCY,
     linkCheckTimeoutSeconds: e.LINK_CHECK_TIMEOUT_SECONDS,

@@ -35,6 +35,15 @@ describe('loadConfig', () => {
     expect(config.git).toEqual({ downloadBytes: 10 * 2 ** 20, objectBytes: 2 ** 20, inflatedBytes: 2 * 2 ** 20, objects: 50 });
   });
 
+  it('has the GraphQL limits', () => {
+    expect(loadConfig({}).graphql).toEqual({ maxTokens: 5000, maxDepth: 15, maxAliases: 50, maxDirectives: 50, maxCost: 1_000_000 });
+  });
+
+  it('takes the GraphQL limits', () => {
+    const env = { GRAPHQL_MAX_TOKENS: '800', GRAPHQL_MAX_DIRECTIVES: '0', GRAPHQL_MAX_COST: '1000' };
+    expect(loadConfig(env).graphql).toMatchObject({ maxTokens: 800, maxDirectives: 0, maxCost: 1000 });
+  });
+
   it.each([
     ['PURGE_INTERVAL_MINUTES', 'abc'],
     ['PURGE_INTERVAL_MINUTES', '0'],
@@ -66,6 +75,9 @@ describe('loadConfig', () => {
     ['DNS_SERVERS', ','],
     ['HOSTNAME_RECHECK_MINUTES', '0'],
     ['HOSTNAME_RECHECK_MINUTES', '43201'],
+    ['GRAPHQL_MAX_TOKENS', '0'],
+    ['GRAPHQL_MAX_DIRECTIVES', '-1'],
+    ['GRAPHQL_MAX_COST', '1e12'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);

@@ -16,8 +16,13 @@ import { changeRequests } from './access.js';
 import { lockedChangeRequest, sqlOf } from './workflow.js';
 
 /** GitBook's limit on inline bytes; a URL's bytes are capped by the fetcher's default instead. */
-const MAX_BASE64_BYTES = 1024 * 1024;
+export const MAX_BASE64_BYTES = 1024 * 1024;
 const MAX_URL_BYTES = 10 * 1024 * 1024;
+/**
+ * The limit of a whole batch: its request body (REST's, or the GraphQL request's variables) is at most this many
+ * bytes, files in base64 and pages' markdown included; within it, any number of files up to MAX_BASE64_BYTES each.
+ */
+export const CONTENT_BATCH_BYTES = 16 * 1024 * 1024;
 
 const metadata = {
   title: z.string().min(1).max(256).optional(),

@@ -1,11 +1,12 @@
 // Creating change requests, changing their subject and status, merging and updating them: inputs (with their
 // validation) and mutations.
 import { z } from 'zod';
+import { bodyLimit, bytesText } from '../../rest/body.js';
 import { builder, restEnum } from '../kernel/builder.js';
 import { notNull } from '../kernel/validation.js';
 import type { ContentChange } from '../revisions/edits.js';
 import type { MergeConflict as MergeConflictRow } from '../revisions/merge.js';
-import { contentChanges, updateChangeRequestContent } from './content.js';
+import { CONTENT_BATCH_BYTES, contentChanges, MAX_BASE64_BYTES, updateChangeRequestContent } from './content.js';
 import { ChangeRequestContentUpdateResult } from './content-update.js';
 import * as service from './service.js';
 import { ChangeRequest, ChangeRequestStatusEnum } from './types.js';
@@ -91,10 +92,11 @@ builder.mutationFields((t) => ({
 const UpdateChangeRequestContentInput = builder.inputType('UpdateChangeRequestContentInput', {
   fields: (t) => ({
     changes: t.field({
-      type: 'JSON',
+      type: 'LargeJSON',
       required: true,
       description:
-        '1 to 50 operations applied in order, all or nothing: insert_page, update_page, delete_page, revert_page, insert_files (GitBook’s ChangeRequestContentChange).',
+        '1 to 50 operations applied in order, all or nothing: insert_page, update_page, delete_page, revert_page, insert_files ' +
+        `(GitBook’s ChangeRequestContentChange). Files in base64 are at most ${MAX_BASE64_BYTES / 1024 / 1024} MiB each once decoded.`,
       validate: contentChanges,
     }),
   }),
@@ -103,7 +105,8 @@ const UpdateChangeRequestContentInput = builder.inputType('UpdateChangeRequestCo
 builder.mutationField('updateChangeRequestContent', (t) =>
   t.field({
     type: ChangeRequestContentUpdateResult,
-    description: 'Applies a batch of content changes to the change request, as one new revision.',
+    description: `Applies a batch of content changes to the change request, as one new revision. The request body may be up to ${bytesText(CONTENT_BATCH_BYTES)}.`,
+    ...bodyLimit(CONTENT_BATCH_BYTES),
     args: {
       ...changeRequestKey,
       input: t.arg({ type: UpdateChangeRequestContentInput, required: true }),

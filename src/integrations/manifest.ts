@@ -1,8 +1,8 @@
 // What a publish describes (GitBook's PublishIntegration, spec 0.202, with 0.130's scopes and category still taken):
 // the enumerations, and the rules of each part of the manifest, declared once and used by the GraphQL input.
 // Images arrive as base64 and must decode to a PNG, JPEG, GIF, WebP or SVG image (by their bytes, not a declared
-// type). Each asset has its cap (script 512 KiB, image 256 KiB decoded); the REST body limit (1 MB, rest/middleware.ts)
-// bounds a whole publish, answered 413 beyond it.
+// type). Each asset has its cap (script 512 KiB, image 256 KiB decoded); PUBLISH_BODY_BYTES bounds a whole publish,
+// answered 413 beyond it, and admits every publish within those caps.
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import { z } from 'zod';
@@ -84,6 +84,11 @@ export const nameRule = z
 export const MAX_SCRIPT_BYTES = 512 * 1024;
 export const MAX_IMAGE_BYTES = 256 * 1024;
 export const MAX_PREVIEW_IMAGES = 3;
+/**
+ * The request body of a publish: the script at its cap written as JSON (at most 6 bytes a byte, `\u001f`), the
+ * icon and preview images in base64, the JSON fields at 64 KiB each, with room for the rest.
+ */
+export const PUBLISH_BODY_BYTES = 5 * 1024 * 1024;
 
 export const scriptRule = z
   .string()

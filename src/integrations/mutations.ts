@@ -1,5 +1,6 @@
 // Integrations: the publish and installation inputs (with their validation) and the mutations.
 import { z } from 'zod';
+import { bodyLimit, bytesText } from '../../rest/body.js';
 import { builder } from '../kernel/builder.js';
 import { notNull, rules } from '../kernel/validation.js';
 import { InstallationSelectionEnum, IntegrationInstallation, IntegrationSpaceInstallation } from './installation-types.js';
@@ -23,6 +24,7 @@ import {
   MAX_IMAGE_BYTES,
   MAX_SCRIPT_BYTES,
   nameRule,
+  PUBLISH_BODY_BYTES,
   previewImagesRule,
   scriptRule,
   secretsRule,
@@ -121,7 +123,8 @@ const installationKey = builder.args((t) => ({ integrationName: t.string({ requi
 builder.mutationFields((t) => ({
   publishIntegration: t.field({
     type: Integration,
-    description: 'Publishes an integration, or republishes it (version + 1) for its owner organization.',
+    description: `Publishes an integration, or republishes it (version + 1) for its owner organization. The request body may be up to ${bytesText(PUBLISH_BODY_BYTES)}.`,
+    ...bodyLimit(PUBLISH_BODY_BYTES),
     args: {
       integrationName: t.arg.string({ required: true, validate: nameRule }),
       input: t.arg({ type: PublishIntegrationInput, required: true }),

@@ -20,6 +20,7 @@ export const builder = new SchemaBuilder<{
     ID: { Input: string; Output: string };
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
+    LargeJSON: { Input: unknown; Output: unknown };
   };
 }>({
   // The guard runs before validation: validators never see a NUL character or an over-deep value. Access judges what
@@ -61,34 +62,41 @@ function depthOf(value: unknown): number {
   return deepest;
 }
 
-builder.scalarType('JSON', {
-  description: `A JSON value, at most ${MAX_DEPTH} levels deep and ${MAX_JSON_BYTES} bytes.`,
-  serialize: (value) => value,
-  parseValue: (value) => {
-    if (depthOf(value) > MAX_DEPTH) throw new GraphQLError(`must not be nested more than ${MAX_DEPTH} levels deep`);
-    if (Buffer.byteLength(JSON.stringify(value) ?? '') > MAX_JSON_BYTES)
-      throw new GraphQLError(`must be at most ${MAX_JSON_BYTES} bytes of JSON`);
-    return value;
-  },
-  parseLiteral: function parse(ast): unknown {
-    switch (ast.kind) {
-      case Kind.STRING:
-      case Kind.BOOLEAN:
-        return ast.value;
-      case Kind.INT:
-      case Kind.FLOAT:
-        return Number(ast.value);
-      case Kind.NULL:
-        return null;
-      case Kind.LIST:
-        return ast.values.map((v) => parse(v));
-      case Kind.OBJECT:
-        return Object.fromEntries(ast.fields.map((f) => [f.name.value, parse(f.value)]));
-      default:
-        throw new GraphQLError('Variables are not supported inside JSON literals.');
-    }
-  },
-});
+/** A JSON value from a variable or a literal, refused when nested deeper than MAX_DEPTH or, given `maxBytes`, larger. */
+function jsonScalar(name: 'JSON' | 'LargeJSON', description: string, maxBytes?: number) {
+  builder.scalarType(name, {
+    description,
+    serialize: (value) => value,
+    parseValue: (value) => {
+      if (depthOf(value) > MAX_DEPTH) throw new GraphQLError(`must not be nested more than ${MAX_DEPTH} levels deep`);
+      if (maxBytes !== undefined && Buffer.byteLength(JSON.stringify(value) ?? '') > maxBytes)
+        throw new GraphQLError(`must be at most ${maxBytes} bytes of JSON`);
+      return value;
+    },
+    parseLiteral: function parse(ast): unknown {
+      switch (ast.kind) {
+        case Kind.STRING:
+        case Kind.BOOLEAN:
+          return ast.value;
+        case Kind.INT:
+        case Kind.FLOAT:
+          return Number(ast.value);
+        case Kind.NULL:
+          return null;
+        case Kind.LIST:
+          return ast.values.map((v) => parse(v));
+        case Kind.OBJECT:
+          return Object.fromEntries(ast.fields.map((f) => [f.name.value, parse(f.value)]));
+        default:
+          throw new GraphQLError('Variables are not supported inside JSON literals.');
+      }
+    },
+  });
+}
+
+jsonScalar('JSON', `A JSON value, at most ${MAX_DEPTH} levels deep and ${MAX_JSON_BYTES} bytes.`, MAX_JSON_BYTES);
+// The bulk of a request (a content batch): the request body's limit (rest/body.ts) bounds it, not MAX_JSON_BYTES.
+jsonScalar('LargeJSON', `A JSON value, at most ${MAX_DEPTH} levels deep, as large as the request body of its field may be.`);
 
 builder.queryType({});
 builder.mutationType({});

@@ -1,13 +1,19 @@
 // OpenAPI specifications: inputs (with their validation) and mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
+import { bodyLimit, bytesText } from '../../rest/body.js';
 import { builder } from '../kernel/builder.js';
 import * as service from './service.js';
 import type { Source } from './source.js';
 import { OpenAPISpec } from './types.js';
 
-/** The longest text source, in characters (a REST body is at most 1 MB in any case). */
+/** The longest text source, in characters. */
 export const MAX_SOURCE_TEXT = 1_000_000;
+/**
+ * The request body of a write that may carry a text source: JSON writes a character in at most 6 bytes (`\u001f`),
+ * so every text of MAX_SOURCE_TEXT characters fits, with room for the rest of the request.
+ */
+const SOURCE_BODY_BYTES = 6 * 1024 * 1024;
 
 export const slugRule = z
   .string()
@@ -75,7 +81,8 @@ const specKey = builder.args((t) => ({
 builder.mutationFields((t) => ({
   createOpenAPISpec: t.prismaField({
     type: OpenAPISpec,
-    description: 'Creates a specification and queues its processing (`processingState` pending).',
+    description: `Creates a specification and queues its processing (\`processingState\` pending). The request body may be up to ${bytesText(SOURCE_BODY_BYTES)}.`,
+    ...bodyLimit(SOURCE_BODY_BYTES),
     args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: CreateOpenAPISpecInput, required: true }) },
     resolve: (query, _root, args, ctx) =>
       service.createOpenAPISpec(ctx, args.organizationId, args.input.slug, sourceOf(args.input.source), (tx, id) =>
@@ -84,7 +91,10 @@ builder.mutationFields((t) => ({
   }),
   putOpenAPISpec: t.field({
     type: PutOpenAPISpecPayload,
-    description: 'Gives the specification with this slug this source, creating it when there is none, and queues its processing.',
+    description:
+      'Gives the specification with this slug this source, creating it when there is none, and queues its processing. ' +
+      `The request body may be up to ${bytesText(SOURCE_BODY_BYTES)}.`,
+    ...bodyLimit(SOURCE_BODY_BYTES),
     args: { ...specKey, input: t.arg({ type: PutOpenAPISpecInput, required: true }) },
     resolve: (_root, args, ctx, info) => {
       // The spec's selection, read in the write's transaction, as a list reads its items.

@@ -4,10 +4,11 @@
 //   POST /sso/saml/{id}/acs    the Assertion Consumer Service: a form with SAMLResponse (and RelayState). Answers
 //                              200 {token, expiresAt, userId, organizationId} (with relayState when given), or an
 //                              API error body: 400 malformed, 403 refused, 404 no such active provider.
-// Every refusal is logged with the check that failed, never with what the response said.
+// A form past 512 KiB is a 413 the client reads (rest/body.ts). Every refusal is logged with the check that failed,
+// never with what the response said.
 import type Koa from 'koa';
-import getRawBody from 'raw-body';
-import { RestError, statusOf } from '../../rest/errors.js';
+import { answerTooLarge, BodyTooLarge, readBody } from '../../rest/body.js';
+import { statusOf } from '../../rest/errors.js';
 import { Prisma, type SamlProvider as SamlProviderRow } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
 import { ApiError, badRequest, notFound } from '../kernel/errors.js';
@@ -16,7 +17,7 @@ import { signIn } from './login.js';
 import { type ActiveProvider, authorizeUrl, REQUEST_LIFETIME_MS, SamlRefusal, serviceMetadata, verifyResponse } from './saml.js';
 
 const PAGE = /^\/sso\/saml\/([^/]+)(?:\/(start|acs))?\/?$/;
-const MAX_FORM = '512kb';
+const MAX_FORM = 512 * 1024;
 /** SAML's bindings ask for at most 80 bytes; identity providers take more, browsers' URLs not unboundedly more. */
 const MAX_RELAY_STATE = 2048;
 const BASE64 = /^[A-Za-z0-9+/=\s]+$/;
@@ -78,9 +79,9 @@ async function formOf(ctx: Koa.Context): Promise<URLSearchParams> {
     throw new SamlRefusal('body', 'The SAML response must be posted as application/x-www-form-urlencoded.', 415);
   }
   try {
-    return new URLSearchParams(await getRawBody(ctx.req, { limit: MAX_FORM, encoding: 'utf8', length: ctx.request.length || undefined }));
+    return new URLSearchParams((await readBody(ctx, MAX_FORM)).toString('utf8'));
   } catch (error) {
-    if ((error as { type?: string }).type === 'entity.too.large') throw new RestError(413, `The form is limited to ${MAX_FORM}.`);
+    if (error instanceof BodyTooLarge) throw error;
     throw new SamlRefusal('body', 'The form could not be read.', 400);
   }
 }
@@ -130,6 +131,7 @@ export function ssoPages(services: Services): Koa.Middleware {
         const reason = error instanceof SamlRefusal ? error.reason : 'malformed';
         ctx.state.log.warn({ providerId, reason, status }, 'SAML sign-in refused');
       }
+      if (error instanceof BodyTooLarge) return answerTooLarge(ctx, error);
       ctx.status = status;
       ctx.body = { error: { code: status, message: (error as Error).message } };
     }

@@ -1,5 +1,8 @@
 // /graphql: the same tokens and rules as /v1, GraphiQL for browsers, and nested queries without N+1.
+import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileRoute, Fragments } from '../../rest/compile.js';
+import { restModules, schema } from '../../src/schema.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -17,6 +20,13 @@ afterAll(() => t?.close());
 
 const graphql = (query: string, variables: object = {}, token: string | null = alice.token) =>
   t.counted('POST', '/graphql', { token, body: { query, variables } });
+/** As a client that accepts GraphQL over HTTP's own type: a request error (invalid, or refused by a limit) is a 400. */
+const strict = (query: string, variables: object = {}) =>
+  t.counted('POST', '/graphql', {
+    token: alice.token,
+    body: { query, variables },
+    headers: { accept: 'application/graphql-response+json' },
+  });
 
 describe('authentication', () => {
   it('answers 401 without a token or with an unknown one', async () => {
@@ -81,13 +91,82 @@ describe('limits', () => {
     expect(res.statements).toBe(1);
   });
 
-  it('refuses a query costlier than GRAPHQL_MAX_COST (10000)', async () => {
-    const deep =
-      'organizations { items { collections { items { spaces { items { organization { collections { items { spaces { items { id title } } } } } } } } } } }';
-    const fields = Array.from({ length: 40 }, (_, i) => `f${i}: ${deep}`).join(' ');
-    const res = await graphql(`{ ${fields} }`);
-    expect(res.body.data).toBeUndefined();
-    expect(res.body.errors[0].message).toMatch(/cost limit of 10000/i);
+  it('weighs a list by its limit: three nested lists of 1000 cost past GRAPHQL_MAX_COST (1000000), of 5 they run', async () => {
+    const nested = `query ($n: Int) { organizations(limit: $n) { items {
+      collections(limit: $n) { items { spaces(limit: $n) { items { id title } } } } } } }`;
+    const large = await strict(nested, { n: 1000 });
+    expect(large.status).toBe(400);
+    expect(large.body.data).toBeUndefined();
+    // 1000 organizations × 1000 collections × 1000 spaces × (id, title), and the pages and their items fields.
+    expect(large.body.errors[0].message).toBe(
+      'Query cost limit of 1000000 exceeded: this query costs 2004004004. Ask for smaller pages (`limit`) or fewer fields.',
+    );
+    // Refused before it runs: the one statement is the token's lookup, which the rate limits make first.
+    expect(large.statements).toBe(1);
+    const small = await graphql(nested, { n: 5 });
+    expect(small.body.errors).toBeUndefined();
+    expect(small.body.data.organizations.items).toEqual([{ collections: { items: [] } }]);
+  });
+
+  it('reads the limit from a literal, a variable, or the variable’s default, and takes 50 when none is given', async () => {
+    const lists = (limit: string) => `organizations(limit: 1000) { items { collections(limit: 1000) { items {
+      spaces${limit} { items { id title } } } } } }`;
+    const cases: [string, Record<string, unknown>, number][] = [
+      [`{ ${lists('(limit: 1000)')} }`, {}, 2004004004],
+      [`query ($n: Int) { ${lists('(limit: $n)')} }`, { n: 1000 }, 2004004004],
+      [`query ($n: Int = 1000) { ${lists('(limit: $n)')} }`, {}, 2004004004],
+      // 1000 × 1000 × 50 spaces.
+      [`{ ${lists('')} }`, {}, 104004004],
+    ];
+    for (const [query, variables, cost] of cases) {
+      const res = await graphql(query, variables);
+      // To a client asking for application/json, a refusal is a 200 with the errors, as GraphQL over HTTP has it.
+      expect(res.status).toBe(200);
+      expect(res.body.errors?.[0].message, query).toMatch(new RegExp(`^Query cost limit of 1000000 exceeded: this query costs ${cost}\\.`));
+      expect(res.statements).toBe(1);
+    }
+  });
+
+  it('runs the benchmark’s reads, REST’s own operations, through /graphql at the pages REST allows', async () => {
+    const operationOf = (path: string) => {
+      const definition = restModules.flatMap((module) => module.routes).find((r) => r.method === 'GET' && r.path === path)!;
+      return print(compileRoute(schema, new Fragments(schema, restModules), definition).document);
+    };
+    const space = await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: alice.token, body: { title: 'Read' } });
+    const reads: [string, Record<string, unknown>][] = [
+      ['/v1/spaces/:spaceId', { spaceId: space.body.id }],
+      ['/v1/orgs/:organizationId/spaces', { organizationId: acme, limit: 1000 }],
+      ['/v1/orgs/:organizationId/collections', { organizationId: acme, limit: 1000 }],
+    ];
+    for (const [path, variables] of reads) {
+      const res = await graphql(operationOf(path), variables);
+      expect(res.body.errors, path).toBeUndefined();
+    }
+  });
+
+  it('refuses a document of more than GRAPHQL_MAX_TOKENS (5000) tokens as it parses it', async () => {
+    // `{ viewer {`, n fields, `} }`: 5 + n tokens.
+    const res = await strict(`{ viewer { ${'id '.repeat(4996)}} }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Syntax Error: Token limit of 5000 exceeded.' })]);
+    expect(res.statements).toBe(1);
+    // 5000 tokens parse (and 4995 fields of one name are then too many for graphql-js's own merge check).
+    const within = await strict(`{ viewer { ${'id '.repeat(4995)}} }`);
+    expect(within.body.errors[0].message).not.toMatch(/Token limit/);
+    expect((await graphql(`{ viewer { ${'id '.repeat(100)}} }`)).body.errors).toBeUndefined();
+  });
+
+  it('refuses more than GRAPHQL_MAX_DIRECTIVES (50) directives', async () => {
+    const res = await strict(`{ viewer { id ${'@include(if: true) '.repeat(51)}} }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toMatch(/Directives limit of 50 exceeded, found 51/);
+    expect(res.statements).toBe(1);
+  });
+
+  it('refuses 50,000 directives by the token limit, as it parses them, never walking them', async () => {
+    const res = await strict(`{ viewer { id ${'@include(if: true) '.repeat(50_000)}} }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Syntax Error: Token limit of 5000 exceeded.' })]);
     expect(res.statements).toBe(1);
   });
 

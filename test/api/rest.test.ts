@@ -109,13 +109,13 @@ describe('bodies', () => {
     expect(res.status).toBe(201);
   });
 
-  it('refuses a body over 1 MB with 413', async () => {
+  it('refuses a body over 1 MiB with 413', async () => {
     const res = await t.request('POST', `/v1/orgs/${acme}/collections`, {
       token: alice.token,
       body: { title: 'x', padding: 'p'.repeat(1_100_000) },
     });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ error: { code: 413, message: 'Request bodies are limited to 1mb.' } });
+    expect(res.body).toEqual({ error: { code: 413, message: 'Request bodies are limited to 1 MiB here.' } });
   });
 
   it('says in REST words which type a field takes', async () => {

@@ -375,7 +375,7 @@ describe('POST /sso/saml/{id}/acs', () => {
       await expectRefused(answer.answer, 403, 'no-email');
     });
 
-    it('answers 404 for a pending or unknown provider, 400 for a malformed form, 415 for another body type', async () => {
+    it('answers 404 for a pending or unknown provider, 400 for a malformed form, 415 for another body type, 413 past 512 KiB', async () => {
       const email = newAddress();
       const { response } = await answerFor(email);
       const pending = await t.request('POST', `/v1/orgs/${acme}/saml`, { token: world.admin.token, body: { label: 'Pending' } });
@@ -392,6 +392,13 @@ describe('POST /sso/saml/{id}/acs', () => {
         body: JSON.stringify({ SAMLResponse: response }),
       });
       expect(json.status).toBe(415);
+      const large = await fetch(provider.service.acsURL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `SAMLResponse=${'A'.repeat(512 * 1024)}`,
+      });
+      expect(large.status).toBe(413);
+      expect(await large.json()).toEqual({ error: { code: 413, message: 'Request bodies are limited to 512 KiB here.' } });
       const get = await fetch(provider.service.acsURL);
       expect(get.status).toBe(405);
       expect(get.headers.get('allow')).toBe('POST');
