@@ -214,6 +214,7 @@ describe('who may read a change request’s content', () => {
     return [at, `${at}/pages`, `${at}/files`, `${at}/files/logo`, `${at}/page/faq`, `${at}/path/guide/installing`];
   };
 
+  // The change request is judged by its space: in a space the caller cannot see, it is not found like one that is not there.
   it('needs a token and view on the space: 404 for who cannot see it, here or in another organization', async () => {
     for (const path of paths(space.id, changeRequest.id)) {
       expect((await t.request('GET', path)).status, path).toBe(401);
@@ -222,7 +223,7 @@ describe('who may read a change request’s content', () => {
       }
       for (const stranger of [world.outsider, world.guest]) {
         const res = await t.request('GET', path, { token: stranger.token });
-        expect([res.status, res.body.error.message], path).toEqual([404, 'Space not found']);
+        expect([res.status, res.body.error.message], path).toEqual([404, 'Change request not found']);
       }
     }
   });

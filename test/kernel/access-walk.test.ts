@@ -18,13 +18,10 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protectedTypes } from '../../src/kernel/access.js';
-import { newId } from '../../src/kernel/ids.js';
-import { refreshEffectiveLevels } from '../../src/kernel/permissions.js';
 import { schema } from '../../src/schema.js';
-import { manifest } from '../integrations/fixtures.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
-import { buildMember, buildUser } from '../support/factories.js';
-import { buildWorld, type World } from '../support/world.js';
+import { buildRestrictedWorld } from '../support/restricted-world.js';
+import type { World } from '../support/world.js';
 
 /**
  * Object types with an id that are no protected object: parts of one, reached only through it (the static test checks
@@ -146,153 +143,50 @@ const addTo = (pool: string, ...values: string[]) => {
   pools[pool] = [...(pools[pool] ?? []), ...values];
 };
 
-async function ok<T = any>(method: string, path: string, body?: unknown, token = world.admin.token): Promise<T> {
-  const res = await t.request(method, path, { token, body });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body as T;
-}
-
 beforeAll(async () => {
   t = await startTestApp({
     env: { ALLOW_PRIVATE_NETWORK: 'true', GRAPHQL_MAX_COST: '1000000', GRAPHQL_MAX_DEPTH: '50', GRAPHQL_MAX_ALIASES: '1000' },
   });
-  world = await buildWorld(t.prisma);
-  const org = world.organizationId;
-  const base = `/v1/orgs/${org}`;
-
-  // A guest granted one space; an admin of Acme and of Second whose SSO token acts in Second only.
-  const guest = await buildMember(t.prisma, { organizationId: org, role: null });
-  const scoped = await buildUser(t.prisma, { displayName: 'Scoped' });
-  await t.prisma.member.createMany({
-    data: [
-      { organizationId: org, userId: scoped.userId, role: 'admin' },
-      { organizationId: world.secondOrganizationId, userId: scoped.userId, role: 'admin' },
-    ],
-  });
-  await t.prisma.apiToken.update({ where: { id: scoped.tokenId }, data: { organizationId: world.secondOrganizationId } });
-
-  const space = async (title: string, parent?: string) =>
-    (await ok('POST', `${base}/spaces`, { title, ...(parent && { parent }) })).id as string;
-  const collection = async (title: string) => (await ok('POST', `${base}/collections`, { title })).id as string;
-  const restrict = async (table: 'space' | 'collection', id: string) => {
-    await (t.prisma[table] as any).update({ where: { id }, data: { defaultLevel: null } });
-    await refreshEffectiveLevels(t.prisma, org);
-  };
-
-  const openCollection = await collection('Open collection');
-  const secretCollection = await collection('LEAKcollection');
-  const openSpace = await space('Open space', openCollection);
-  const secretSpace = await space('LEAKspace');
-  const secretInCollection = await space('LEAKnested', secretCollection);
-  const grantedSpace = await space('Granted space');
-  await restrict('space', secretSpace);
-  await restrict('collection', secretCollection);
-  await restrict('space', grantedSpace);
-  await ok('POST', `/v1/spaces/${grantedSpace}/permissions`, { role: 'read', users: [guest.userId] });
-
-  // Content, a change request, comments and a reply in the secret space, words in every title and body.
-  const secretPages = { changes: [{ operation: 'insert_page', title: 'LEAKpage', document: { markdown: 'LEAKbody' } }] };
-  const openPages = { changes: [{ operation: 'insert_page', title: 'Open page', document: { markdown: 'open body' } }] };
-  const contentOf = async (spaceId: string, changes: unknown) => {
-    const cr = await ok('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: spaceId === secretSpace ? 'LEAKcr' : 'Open cr' });
-    await ok('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, changes);
-    await ok('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`);
-    const open = await ok('POST', `/v1/spaces/${spaceId}/change-requests`, {
-      subject: spaceId === secretSpace ? 'LEAKopencr' : 'Open cr 2',
-    });
-    return [cr.id as string, open.id as string];
-  };
-  const secretChangeRequests = await contentOf(secretSpace, secretPages);
-  const openChangeRequests = await contentOf(openSpace, openPages);
-  const comment = async (spaceId: string, word: string, changeRequest?: string) => {
-    const path = changeRequest ? `/v1/spaces/${spaceId}/change-requests/${changeRequest}/comments` : `/v1/spaces/${spaceId}/comments`;
-    const posted = await ok('POST', path, { body: { markdown: `${word} @${world.reader.userId}` } });
-    const reply = await ok('POST', `${path}/${posted.id}/replies`, { body: { markdown: `${word}reply` } });
-    return [posted.id as string, reply.id as string];
-  };
-  const secretComments = [
-    ...(await comment(secretSpace, 'LEAKcomment')),
-    ...(await comment(secretSpace, 'LEAKcrcomment', secretChangeRequests[1])),
-  ];
-  const openComments = await comment(openSpace, 'Open comment');
-
-  // A site publishing the open and the secret space, in a section; its share link, redirect and visitor key.
-  const site = (await ok('POST', `${base}/sites`, { title: 'Docs site' })).id as string;
-  const sitePath = `${base}/sites/${site}`;
-  const openSiteSpace = (await ok('POST', `${sitePath}/site-spaces`, { spaceId: openSpace })).id as string;
-  const secretSiteSpace = (await ok('POST', `${sitePath}/site-spaces`, { spaceId: secretSpace })).id as string;
-  const section = (await ok('POST', `${sitePath}/sections`, { title: 'Guides', spaceId: secretInCollection })).id as string;
-  const sectionSiteSpace = (await t.prisma.siteSpace.findFirstOrThrow({ where: { sectionId: section, spaceId: secretInCollection } })).id;
-  const shareLink = (await ok('POST', `${sitePath}/share-links`, { name: 'LEAKsharelink' })).id as string;
-  const redirect = (
-    await ok('POST', `${sitePath}/redirects`, { source: '/old', destination: { kind: 'site-section', siteSectionId: section } })
-  ).id as string;
-  await ok('GET', `${sitePath}/publishing/auth`);
-
-  // The organization's own: a team, a custom field, an OpenAPI spec, a SAML provider, an invite link, an integration.
-  const team = (await ok('PUT', `${base}/teams`, { title: 'LEAKteam', members: [world.admin.userId] })).id as string;
-  await ok('POST', `${base}/custom-fields`, { name: 'leakfield', type: 'text', title: 'LEAKfield' });
-  const field = (await t.prisma.customField.findFirstOrThrow({ where: { organizationId: org, name: 'leakfield' } })).id;
-  await ok('PATCH', `/v1/spaces/${secretSpace}/custom-fields`, { values: { leakfield: { value: 'LEAKvalue' } } });
-  const spec = (
-    await ok('POST', `${base}/openapi`, {
-      slug: 'leak-spec',
-      source: { text: '{"openapi":"3.1.0","info":{"title":"LEAKapi","version":"1"},"paths":{}}' },
-    })
-  ).id as string;
-  // A version of the spec, and a job the admin started in Acme, as processing and a link check would write them.
-  const version = newId();
-  await t.prisma.openAPISpecVersion.create({
-    data: { id: version, specId: spec, filesystem: { 'spec.json': { info: { title: 'LEAKapi' } } } },
-  });
-  await t.prisma.openAPISpec.update({ where: { id: spec }, data: { lastVersionId: version } });
-  const job = newId();
-  await t.prisma.backgroundJob.create({
-    data: { id: job, kind: 'LEAKjob', organizationId: org, createdById: world.admin.userId, payload: {}, maxAttempts: 1 },
-  });
-  const saml = (await ok('POST', `${base}/saml`, { label: 'LEAKsaml' })).id as string;
-  const invite = (await ok('POST', `${base}/link-invites`, { role: 'read' })).id as string;
-  const integrationName = 'leak-integration';
-  await ok('POST', `/v1/integrations/${integrationName}`, manifest(org, { title: 'Published', visibility: 'public' }));
-  const installation = (await ok('POST', `/v1/integrations/${integrationName}/installations`, { organization: org })).id as string;
-  await t.prisma.organization.update({ where: { id: org }, data: { emailDomains: ['leakdomain.example'] } });
-
-  addTo('Organization', org, world.secondOrganizationId, world.outsiderOrganizationId);
-  addTo('Space', openSpace, secretSpace, secretInCollection, grantedSpace);
-  addTo('Collection', openCollection, secretCollection);
-  addTo('ChangeRequest', ...secretChangeRequests, ...openChangeRequests);
-  addTo('Comment', secretComments[0], secretComments[2], openComments[0]);
-  addTo('CommentReply', secretComments[1], secretComments[3], openComments[1]);
-  addTo('Site', site);
-  addTo('SiteSpace', openSiteSpace, secretSiteSpace, sectionSiteSpace);
-  addTo('SiteSection', section);
-  addTo('SiteRedirect', redirect);
-  addTo('ShareLink', shareLink);
-  addTo('Team', team);
-  addTo('User', world.admin.userId, world.reader.userId, guest.userId, world.outsider.userId);
+  const w = await buildRestrictedWorld(t);
+  world = w.world;
+  addTo('Organization', w.org, world.secondOrganizationId, world.outsiderOrganizationId);
+  addTo('Space', w.openSpace, w.secretSpace, w.secretInCollection, w.grantedSpace);
+  addTo('Collection', w.openCollection, w.secretCollection);
+  addTo('ChangeRequest', ...w.secretChangeRequests, ...w.openChangeRequests);
+  addTo('Comment', w.secretComments[0], w.secretComments[2], w.openComments[0]);
+  addTo('CommentReply', w.secretComments[1], w.secretComments[3], w.openComments[1]);
+  addTo('Site', w.site);
+  addTo('SiteSpace', w.openSiteSpace, w.secretSiteSpace, w.sectionSiteSpace);
+  addTo('SiteSection', w.section);
+  addTo('SiteRedirect', w.redirect);
+  addTo('ShareLink', w.shareLink);
+  addTo('Team', w.team);
+  addTo('User', world.admin.userId, world.reader.userId, w.guest.userId, world.outsider.userId);
   addTo('CustomField', 'leakfield');
   addTo('OpenAPISpec', 'leak-spec');
-  addTo('SamlProvider', saml);
-  addTo('Invite', invite);
-  addTo('Integration', integrationName);
-  addTo('IntegrationInstallation', installation);
-  addTo('OpenAPISpecVersion', version);
-  addTo('BackgroundJob', job);
+  addTo('SamlProvider', w.saml);
+  addTo('Invite', w.invite);
+  addTo('Integration', w.integrationName);
+  addTo('IntegrationInstallation', w.installation);
+  addTo('OpenAPISpecVersion', w.version);
+  addTo('BackgroundJob', w.job);
   addTo('emailDomain', 'leakdomain.example');
   addTo('query', 'LEAKpage', 'LEAKbody');
   addTo('source', '/old');
-  const pages = await t.prisma.pageVersion.findMany({
-    where: { spaceId: { in: [secretSpace, openSpace] } },
-    select: { pageId: true, spaceId: true },
-  });
-  addTo('RevisionPage', ...new Set(pages.map((row) => row.pageId)));
+  addTo('RevisionPage', ...w.pageIds);
   addTo('path', 'leakpage', 'open-page');
   // No file nor Git sync operation exists: an id of none still walks the field.
   addTo('RevisionFile', 'noSuchFile');
   addTo('GitSyncOperation', 'noSuchOperation');
 
-  const secretPageIds = [...new Set(pages.filter((row) => row.spaceId === secretSpace).map((row) => row.pageId))];
-  const secretContent = [secretSpace, secretInCollection, secretCollection, ...secretChangeRequests, ...secretComments, ...secretPageIds];
+  const secretContent = [
+    w.secretSpace,
+    w.secretInCollection,
+    w.secretCollection,
+    ...w.secretChangeRequests,
+    ...w.secretComments,
+    ...w.secretPageIds,
+  ];
   const secretContentWords = [
     'LEAKspace',
     'LEAKnested',
@@ -305,27 +199,27 @@ beforeAll(async () => {
     'LEAKcrcomment',
     'LEAKvalue',
   ];
-  const adminOnly = [shareLink, saml, invite, installation, job];
+  const adminOnly = [w.shareLink, w.saml, w.invite, w.installation, w.job];
   const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKjob'];
   const everything = {
     ids: [
       ...secretContent,
       ...adminOnly,
-      grantedSpace,
-      openSpace,
-      openCollection,
-      ...openChangeRequests,
-      ...openComments,
-      site,
-      openSiteSpace,
-      secretSiteSpace,
-      sectionSiteSpace,
-      section,
-      redirect,
-      team,
-      field,
-      spec,
-      version,
+      w.grantedSpace,
+      w.openSpace,
+      w.openCollection,
+      ...w.openChangeRequests,
+      ...w.openComments,
+      w.site,
+      w.openSiteSpace,
+      w.secretSiteSpace,
+      w.sectionSiteSpace,
+      w.section,
+      w.redirect,
+      w.team,
+      w.field,
+      w.spec,
+      w.version,
     ],
     words: [...secretContentWords, ...adminOnlyWords, 'LEAKteam', 'LEAKfield', 'LEAKapi'],
   };
@@ -336,18 +230,19 @@ beforeAll(async () => {
       name: 'a reader',
       token: world.reader.token,
       secrets: secrets(
-        [...secretContent, ...adminOnly, grantedSpace, secretSiteSpace, sectionSiteSpace],
+        [...secretContent, ...adminOnly, w.grantedSpace, w.secretSiteSpace, w.sectionSiteSpace],
         [...secretContentWords, ...adminOnlyWords],
       ),
     },
     {
       name: 'a guest granted one space',
-      token: guest.token,
+      token: w.guest.token,
       secrets: secrets(
-        everything.ids.filter((id) => id !== grantedSpace && id !== field),
+        everything.ids.filter((id) => id !== w.grantedSpace && id !== w.field),
         [...everything.words.filter((word) => word !== 'LEAKfield'), ...emailsOf(world.admin, world.reader, world.creator)],
       ),
     },
+    // The organization's settings (its e-mail domains) are its members' to know, guests included; not outsiders'.
     {
       name: 'an outsider',
       token: world.outsider.token,
@@ -355,7 +250,7 @@ beforeAll(async () => {
     },
     {
       name: 'an admin’s token scoped to another organization',
-      token: scoped.token,
+      token: w.scoped.token,
       secrets: secrets(everything.ids, [...everything.words, 'leakdomain.example', ...emailsOf(world.reader)]),
     },
   ];
