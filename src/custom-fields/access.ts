@@ -2,14 +2,13 @@
 // standing there (policies.customField): every member reads them (guests too: they read them anyway in the values of
 // the spaces granted to them); its admins change them.
 import { type CustomField, Prisma } from '../generated/prisma/client.js';
-import { organizationChildLevel, type Resource, rowsOfTable } from '../kernel/authorize.js';
+import { childResource, organizations } from '../kernel/authorize.js';
 import { policies } from '../kernel/permissions.js';
 
-export const customFields: Resource<CustomField, typeof policies.customField> = {
+export const customFields = childResource<CustomField, typeof policies.customField, { id: string }>(organizations, {
   kind: 'Custom field',
   policy: policies.customField,
-  loadMany: rowsOfTable('CustomField'),
-  level: organizationChildLevel('custom field level'),
+  table: 'CustomField',
   parentKey: 'organizationId',
   async findInParent(ctx, organizationId, name) {
     const [field] = await ctx.sql<CustomField>(
@@ -17,4 +16,4 @@ export const customFields: Resource<CustomField, typeof policies.customField> = 
     );
     return field ?? null;
   },
-};
+});

@@ -204,6 +204,23 @@ export function inheritedLevel<Row extends object, ParentRow extends object>(
   });
 }
 
+/**
+ * The resource of rows that belong to a parent (an organization's teams, a site's share links, a space's change
+ * requests): read from their table (none for rows without an id of their own), named within the parent by
+ * `parentKey`, and judged by the viewer's level on the parent under their own policy.
+ */
+export function childResource<Row extends object, P extends Policy, ParentRow extends object>(
+  parent: Resource<ParentRow>,
+  spec: Omit<Resource<Row, P>, 'level' | 'loadMany'> & { table?: string; parentKey: keyof Row & string },
+): Resource<Row, P> {
+  const { table, ...rest } = spec;
+  return {
+    ...(table && { loadMany: rowsOfTable<Row>(table) }),
+    level: inheritedLevel(`${spec.kind} level`, parent, (row) => row[spec.parentKey] as string),
+    ...rest,
+  };
+}
+
 // --- the resources every domain builds on ---------------------------------------------------------------------------
 
 /** An organization is reached through the viewer's membership alone: a member can see it, so no row is loaded. */
@@ -219,10 +236,6 @@ export const organizations: Resource<{ id: string }, typeof policies.organizatio
     return members.map((member) => organizationLevel(member instanceof Error ? undefined : member));
   }),
 };
-
-/** The level on an organization's children (its teams, sites, custom fields...): the viewer's standing there. */
-export const organizationChildLevel = (name: string) =>
-  inheritedLevel<{ organizationId: string }, { id: string }>(name, organizations, (row) => row.organizationId);
 
 interface ContentRow {
   organizationId: string;

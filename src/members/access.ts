@@ -1,13 +1,13 @@
 // How a request reaches a membership: by the member's user id within the organization, through the viewer's standing
 // there (policies.member): members with a role see every member, a guest only themselves.
 import { type Member, Prisma } from '../generated/prisma/client.js';
-import { organizationChildLevel, type Resource } from '../kernel/authorize.js';
+import { childResource, organizations } from '../kernel/authorize.js';
 import { policies } from '../kernel/permissions.js';
 
-export const members: Resource<Member, typeof policies.member> = {
+export const members = childResource<Member, typeof policies.member, { id: string }>(organizations, {
   kind: 'Member',
   policy: policies.member,
-  level: organizationChildLevel('member level'),
+  parentKey: 'organizationId',
   ownerOf: (member) => member.userId,
   async findInParent(ctx, organizationId, userId) {
     const [member] = await ctx.sql<Member>(
@@ -15,4 +15,4 @@ export const members: Resource<Member, typeof policies.member> = {
     );
     return member ?? null;
   },
-};
+});

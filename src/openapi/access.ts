@@ -3,7 +3,7 @@
 // outside the organization learns nothing of them: 404, as for the organization itself.
 import { Prisma } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { authorize, forbidden, type Guard, organizationChildLevel, organizations } from '../kernel/authorize.js';
+import { authorize, childResource, forbidden, type Guard, organizations } from '../kernel/authorize.js';
 import { type Context, loaderFor } from '../kernel/context.js';
 import { type ActionOf, allows, policies } from '../kernel/permissions.js';
 
@@ -20,11 +20,10 @@ export interface SpecKey {
 }
 
 /** Specs are judged by the viewer's standing in their organization (policies.openAPISpec). */
-export const openAPISpecs: Guard<Pick<SpecKey, 'organizationId'>> = {
-  kind: SPEC_KIND,
-  policy: policies.openAPISpec,
-  level: organizationChildLevel('openapi spec level'),
-};
+export const openAPISpecs = childResource<Pick<SpecKey, 'id' | 'organizationId'>, typeof policies.openAPISpec, { id: string }>(
+  organizations,
+  { kind: SPEC_KIND, policy: policies.openAPISpec, table: 'OpenAPISpec', parentKey: 'organizationId' },
+);
 
 const specKeysById = Symbol('openapi spec keys by id');
 

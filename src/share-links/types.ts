@@ -1,9 +1,9 @@
 // The ShareLink type and a site's share links (site `edit` lists them). A link's URL holds its key, so it is shown
 // only to the site's admins, who manage the links: to them `urls.published` is the site's root with `?share=<key>`.
 import { z } from 'zod';
-import type { ShareLink as ShareLinkRow } from '../generated/prisma/client.js';
+import type { ShareLink as ShareLinkRow, Site as SiteRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { authorizeRow, can, inheritedLevel, type Resource, rowOf, rowsOfTable } from '../kernel/authorize.js';
+import { authorizeRow, can, childResource, rowOf } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
@@ -17,13 +17,12 @@ import { Site } from '../sites/types.js';
 import { publishedUrl, siteBaseUrl } from '../sites/urls.js';
 import { shareKeySealedFor } from './keys.js';
 
-export const shareLinks: Resource<ShareLinkRow, typeof policies.shareLink> = {
+export const shareLinks = childResource<ShareLinkRow, typeof policies.shareLink, SiteRow>(sites, {
   kind: 'Share link',
   policy: policies.shareLink,
-  loadMany: rowsOfTable('ShareLink'),
-  level: inheritedLevel('share link level', sites, (link) => link.siteId),
+  table: 'ShareLink',
   parentKey: 'siteId',
-};
+});
 
 interface ShareLinkUrlsValue {
   location: string;

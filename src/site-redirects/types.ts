@@ -2,9 +2,9 @@
 // three orders) and the lookup of the redirect that answers a path, with the URL it leads to. Reading them takes
 // site `view`, which `organization.site(id:)` has checked.
 import { z } from 'zod';
-import type { SiteRedirect as SiteRedirectRow } from '../generated/prisma/client.js';
+import type { SiteRedirect as SiteRedirectRow, Site as SiteRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { inheritedLevel, type Resource, rowsOfTable } from '../kernel/authorize.js';
+import { childResource } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import { containsPattern, type ListSource, listArgs, listOf, listPage, type OrderColumn } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
@@ -56,13 +56,12 @@ const SiteRedirectDestination = builder.unionType('SiteRedirectDestination', {
 });
 
 /** A site's redirects are seen by whoever sees the site (policies.siteRedirect). */
-export const siteRedirects: Resource<SiteRedirectRow, typeof policies.siteRedirect> = {
+export const siteRedirects = childResource<SiteRedirectRow, typeof policies.siteRedirect, SiteRow>(sites, {
   kind: 'Site redirect',
   policy: policies.siteRedirect,
-  loadMany: rowsOfTable('SiteRedirect'),
-  level: inheritedLevel('site redirect level', sites, (row) => row.siteId),
+  table: 'SiteRedirect',
   parentKey: 'siteId',
-};
+});
 
 export const SiteRedirect = builder.objectRef<SiteRedirectRow>('SiteRedirect').implement({
   access: siteRedirects,

@@ -1,7 +1,7 @@
 // How a request reaches what a site holds: its sections through the site (policies.siteStructure); its site spaces
 // through the site and their space too, so a site never shows a member a space they may not see.
-import type { SiteSection as SiteSectionRow, SiteSpace as SiteSpaceRow, Space as SpaceRow } from '../generated/prisma/client.js';
-import { contentLevels, inheritedLevel, type Resource, rowOf, rowsOfTable, spaces, visible } from '../kernel/authorize.js';
+import type { Site, SiteSection as SiteSectionRow, SiteSpace as SiteSpaceRow, Space as SpaceRow } from '../generated/prisma/client.js';
+import { childResource, contentLevels, inheritedLevel, type Resource, rowOf, rowsOfTable, spaces, visible } from '../kernel/authorize.js';
 import { policies } from '../kernel/permissions.js';
 import { sites } from '../sites/access.js';
 
@@ -25,10 +25,9 @@ export const siteSpaces: Resource<SiteSpaceRow, typeof policies.siteStructure> =
   parentKey: 'siteId',
 };
 
-export const siteSections: Resource<SiteSectionRow, typeof policies.siteStructure> = {
+export const siteSections = childResource<SiteSectionRow, typeof policies.siteStructure, Site>(sites, {
   kind: 'Site section',
   policy: policies.siteStructure,
-  loadMany: rowsOfTable('SiteSection'),
-  level: inheritedLevel('site section level', sites, (row) => row.siteId),
+  table: 'SiteSection',
   parentKey: 'siteId',
-};
+});
