@@ -51,6 +51,11 @@ export const rules = {
   /** A title that is not only white space. */
   title: (min: number, max: number) => z.string().trim().min(min).max(max),
   uri: (max: number) => z.url().max(max),
+  /**
+   * An http or https URL of at most `max` characters. Zod runs later checks after a failed one unless told to abort,
+   * so a refinement added to this rule (`new URL(url)...`) only ever sees a URL that parses.
+   */
+  httpUrl: (max: number) => z.url({ protocol: /^https?$/, error: 'must be an http or https URL', abort: true }).max(max),
   /** An id named in a body: one that cannot exist is refused before any lookup. */
   id: z.string().regex(ID_PATTERN, 'not an id'),
   /** An emoji character sequence, or its code points in hex ("1f389", "1f468-200d-1f4bb"), as GitBook accepts. */
