@@ -68,7 +68,7 @@ export function restMiddleware(options: RestOptions): Middleware {
   async function variablesOf(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
     const variables: Record<string, unknown> = {};
     let bodyRead = false;
-    for (const { name, source, type } of route.variables) {
+    for (const { name, source, type, range } of route.variables) {
       if (source === 'path') {
         const value = params[name] ?? '';
         if (getNamedType(type).name === 'ID' && !idPattern.test(value)) throw new RestError(404, `${kindOf(name)} not found`);
@@ -80,7 +80,7 @@ export function restMiddleware(options: RestOptions): Middleware {
           continue;
         }
         const texts = Array.isArray(raw) ? raw : [raw];
-        variables[name] = isList(type) ? texts.map((text) => queryValue(name, text, type)) : queryValue(name, texts[0], type);
+        variables[name] = isList(type) ? texts.map((text) => queryValue(name, text, type, range)) : queryValue(name, texts[0], type, range);
       } else if (METHODS_WITH_BODY.has(ctx.method)) {
         bodyRead = true;
         const body = await readJsonBody(ctx, route.bodyLimit);

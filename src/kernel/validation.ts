@@ -2,6 +2,7 @@
 // and the one way their failures are told: a 400 naming the field, as the REST body spells it.
 import type { StandardSchemaV1 } from '@pothos/plugin-validation';
 import { z } from 'zod';
+import { integerRangeExtension, outOfRange } from '../../rest/input.js';
 import { ApiError } from './errors.js';
 import { ID_PATTERN } from './ids.js';
 
@@ -41,6 +42,19 @@ const pathOf = (issue: StandardSchemaV1.Issue) =>
 export function validationError(failure: { issues: readonly StandardSchemaV1.Issue[] }): ApiError {
   const issue = failure.issues[0];
   return invalidInput(pathOf(issue), 'code' in issue ? problemOf(issue as z.core.$ZodIssue) : issue.message);
+}
+
+/**
+ * Argument option of an integer argument: it takes `min` to `max`, anything else is a 400 naming it. The range is also
+ * declared to REST, which must refuse query-string integers past GraphQL's Int before GraphQL sees them, and to the
+ * OpenAPI document.
+ */
+export function integerRange(min: number, max: number) {
+  const range = { min, max };
+  return {
+    validate: z.number().refine((value) => Number.isInteger(value) && value >= min && value <= max, outOfRange(range)),
+    ...integerRangeExtension(range),
+  };
 }
 
 // biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists emoji components on purpose; sequences are what it matches.

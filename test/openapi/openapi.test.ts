@@ -283,7 +283,7 @@ describe('limits', () => {
     expect((await put('fine', {})).body.error.message).toBe('Invalid "source": required.');
     const limit = await t.request('GET', `${specs()}?limit=1001`, { token: world.admin.token });
     expect(limit.status).toBe(400);
-    expect(limit.body.error.message).toBe('Invalid "limit": must be an integer from 1 to 1000.');
+    expect(limit.body.error.message).toBe('Invalid "limit": must be an integer from 0 to 1000.');
   });
 
   it('takes a text source of up to a million characters', async () => {
