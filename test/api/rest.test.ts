@@ -53,6 +53,18 @@ describe('routing', () => {
     expect(res.statements).toBe(1); // the token lookup only
   });
 
+  it('takes a path parameter of any length to its operation, which judges it (issue 22: over 100 characters was "No endpoint")', async () => {
+    for (const length of [101, 10_000]) {
+      const id = await t.request('GET', `/v1/spaces/${'s'.repeat(length)}`, { token: alice.token });
+      expect([id.status, id.body]).toEqual([404, { error: { code: 404, message: 'Space not found' } }]);
+      const slug = await t.request('PUT', `/v1/orgs/${acme}/openapi/${'S'.repeat(length)}`, {
+        token: alice.token,
+        body: { source: { url: 'https://example.com/openapi.json' } },
+      });
+      expect(slug.body.error.message).toBe('Invalid "slug": must be at most 100 characters.');
+    }
+  });
+
   it('challenges with WWW-Authenticate: Bearer on 401, for REST and GraphQL alike', async () => {
     for (const [method, path] of [
       ['GET', '/v1/orgs'],
