@@ -40,6 +40,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { documentBodyLimit } from './body.js';
+import { type IntegerRange, integerRangeOf } from './input.js';
 import type { RestModule, RouteDefinition, Status } from './route.js';
 import { jsonWriter, type ObjectPlan, type OutputPlan, TYPE_KEY, type Writer } from './writer.js';
 
@@ -50,6 +51,8 @@ export interface VariableBinding {
   name: string;
   source: VariableSource;
   type: GraphQLInputType;
+  /** The range the argument it is bound to declares (rest/input.ts): every integer query parameter has one. */
+  range?: IntegerRange;
 }
 
 export interface CompiledRoute {
@@ -343,6 +346,28 @@ function withTypeKeys(schema: GraphQLSchema, document: DocumentNode): DocumentNo
   );
 }
 
+/** The integer range each variable's argument declares, by variable name; two arguments of one variable must agree. */
+function variableRanges(schema: GraphQLSchema, document: DocumentNode): Map<string, IntegerRange> {
+  const typeInfo = new TypeInfo(schema);
+  const ranges = new Map<string, IntegerRange>();
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Argument(argument) {
+        if (argument.value.kind !== Kind.VARIABLE) return;
+        const range = integerRangeOf(typeInfo.getArgument()?.extensions);
+        if (!range) return;
+        const name = argument.value.name.value;
+        const known = ranges.get(name);
+        if (known && (known.min !== range.min || known.max !== range.max))
+          throw new Error(`$${name} is bound to arguments of different ranges.`);
+        ranges.set(name, range);
+      },
+    }),
+  );
+  return ranges;
+}
+
 /** Every route of the modules, compiled against their fragments; throws, naming the route, if one does not compile. */
 export function compileRoutes(schema: GraphQLSchema, modules: readonly RestModule[]): CompiledRoute[] {
   const fragments = new Fragments(schema, modules);
@@ -370,13 +395,20 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
     if (errors.length) throw new Error(errors.map((e) => e.message).join('; '));
     const compiledOperation = document.definitions[0] as OperationDefinitionNode;
     const pathParams = pathParameters(definition.path);
+    const ranges = variableRanges(schema, document);
     const variables: VariableBinding[] = (compiledOperation.variableDefinitions ?? []).map((v) => ({
       name: v.variable.name.value,
       source: sourceOf(v.variable.name.value, pathParams),
       type: typeFromAST(schema, v.type as NamedTypeNode) as GraphQLInputType,
+      range: ranges.get(v.variable.name.value),
     }));
     for (const param of pathParams) {
       if (!variables.some((v) => v.name === param)) throw new Error(`path parameter :${param} is bound to no argument.`);
+    }
+    // A query string carries integers of any size: each must have the range it is refused outside of.
+    for (const { name, source, type, range } of variables) {
+      if (source === 'query' && getNamedType(type).name === 'Int' && !range)
+        throw new Error(`query parameter ${name} is an Int whose argument declares no range (integerRange of the kernel).`);
     }
     const fragmentMap = new Map(
       document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),

@@ -56,13 +56,44 @@ export function fromRest(value: unknown, type: GraphQLInputType, path: readonly 
   return value;
 }
 
-/** A query-string value as the variable's type: Int, Float, Boolean and enums are parsed from text. */
-export function queryValue(name: string, text: string, type: GraphQLInputType): unknown {
+/**
+ * The values an integer argument takes, declared on the argument (`extensions.integerRange`) by whoever validates it.
+ * A query string carries integers of any size, and GraphQL's Int refuses those past 32 bits with an error that is not
+ * the client's: REST checks every integer query parameter against its argument's range first, with the message the
+ * argument's own validation gives.
+ */
+export interface IntegerRange {
+  min: number;
+  max: number;
+}
+
+/** Argument option: the integer argument takes values from `min` to `max` (its validation is the caller's). */
+export const integerRangeExtension = (range: IntegerRange) => ({ extensions: { integerRange: range } }) as const;
+
+/** The range an argument declares, if any. */
+export const integerRangeOf = (extensions: Readonly<Record<string, unknown>> | null | undefined): IntegerRange | undefined =>
+  (extensions as { integerRange?: IntegerRange } | null | undefined)?.integerRange;
+
+/** GraphQL's Int: 32 bits, signed. */
+const GRAPHQL_INT: IntegerRange = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+
+/** What an integer outside its range is told. */
+export const outOfRange = ({ min, max }: IntegerRange) => `must be an integer from ${min} to ${max}`;
+
+/**
+ * A query-string value as the variable's type: Int, Float, Boolean and enums are parsed from text. An Int is checked
+ * against its argument's range (compile.ts makes every integer query parameter declare one), whatever its size.
+ */
+export function queryValue(name: string, text: string, type: GraphQLInputType, range?: IntegerRange): unknown {
   const named = getNamedType(type);
   switch (named.name) {
-    case 'Int':
-      if (!/^-?\d+$/.test(text)) throw invalid([name], 'must be an integer');
-      return Number(text);
+    case 'Int': {
+      const { min, max } = range ?? GRAPHQL_INT;
+      // Number() of any run of digits is a number or Infinity, on the same side of both bounds as the digits' value.
+      const number = Number(text);
+      if (!/^-?\d+$/.test(text) || number < min || number > max) throw invalid([name], outOfRange({ min, max }));
+      return number;
+    }
     case 'Float': {
       const number = Number(text);
       if (text.trim() === '' || !Number.isFinite(number)) throw invalid([name], 'must be a number');

@@ -1,6 +1,7 @@
 // Serves /v1: finds the route, maps the request to variables, runs the precompiled operation with the context the
 // service creates, and writes the REST response (body, status, Location) or the error body
 // `{"error":{"code","message"}}`. The engine knows nothing of the API's domains, authentication or error types.
+import { maxHeaderSize } from 'node:http';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { getNamedType, isNonNullType } from 'graphql';
 import type { Context as KoaContext, Middleware } from 'koa';
@@ -57,7 +58,9 @@ function statusOfResult(route: CompiledRoute, data: unknown): number {
 
 export function restMiddleware(options: RestOptions): Middleware {
   const { idPattern } = options;
-  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
+  // find-my-way matches no route when a parameter is over 100 characters, which would answer "No endpoint" for an
+  // operation that exists: no parameter is longer than the request line that carries it, and the operation judges it.
+  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: maxHeaderSize });
   // HEAD answers what GET would, without the body (Koa leaves it out and keeps Content-Length).
   const methodsOf = (definition: RouteDefinition): HTTPMethod[] => (definition.method === 'GET' ? ['GET', 'HEAD'] : [definition.method]);
   // A parameter that takes the rest of the path is find-my-way's wildcard, `*`, given its name back when a request matches.
@@ -68,7 +71,7 @@ export function restMiddleware(options: RestOptions): Middleware {
   async function variablesOf(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
     const variables: Record<string, unknown> = {};
     let bodyRead = false;
-    for (const { name, source, type } of route.variables) {
+    for (const { name, source, type, range } of route.variables) {
       if (source === 'path') {
         const value = params[name] ?? '';
         if (getNamedType(type).name === 'ID' && !idPattern.test(value)) throw new RestError(404, `${kindOf(name)} not found`);
@@ -80,7 +83,7 @@ export function restMiddleware(options: RestOptions): Middleware {
           continue;
         }
         const texts = Array.isArray(raw) ? raw : [raw];
-        variables[name] = isList(type) ? texts.map((text) => queryValue(name, text, type)) : queryValue(name, texts[0], type);
+        variables[name] = isList(type) ? texts.map((text) => queryValue(name, text, type, range)) : queryValue(name, texts[0], type, range);
       } else if (METHODS_WITH_BODY.has(ctx.method)) {
         bodyRead = true;
         const body = await readJsonBody(ctx, route.bodyLimit);

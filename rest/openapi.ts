@@ -217,7 +217,10 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
         name: v.name,
         in: v.source,
         required: v.source === 'path' || isNonNullType(v.type),
-        schema: v.source === 'path' ? { type: 'string' } : components.input(v.type),
+        schema:
+          v.source === 'path'
+            ? { type: 'string' }
+            : { ...components.input(v.type), ...(v.range && { minimum: v.range.min, maximum: v.range.max }) },
         ...(v.name === definition.restOfPath && { description: 'The rest of the path: it may hold slashes, sent as they are or encoded.' }),
       }));
     const body = variables.find((v) => v.source === 'body');

@@ -6,9 +6,14 @@ import type { ChangeRequest as ChangeRequestRow, Revision } from '../generated/p
 import { Prisma } from '../generated/prisma/client.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
+import { MAX_LIMIT, MIN_LIMIT } from '../kernel/pagination.js';
+import { integerRange } from '../kernel/validation.js';
 import { type ChangedFile, type ChangedPage, type SemanticChange, semanticChanges } from '../revisions/changes.js';
 import { filesAt, MAIN, pagesAt } from '../revisions/store.js';
 import { ChangeRequest } from './types.js';
+
+/** Changes answered when no `limit` is given: GitBook's default. */
+const DEFAULT_CHANGES = 10;
 
 const ChangedPageRef = builder.objectRef<ChangedPage>('ChangedRevisionPage').implement({
   fields: (t) => ({
@@ -74,10 +79,16 @@ builder.objectField(ChangeRequest, 'changes', (t) =>
   t.field({
     type: SemanticChanges,
     description: 'What the change request changes in the content it builds on, in tree order.',
-    args: { limit: t.arg.int({ description: 'At most this many changes (default 10).', defaultValue: 10 }) },
+    args: {
+      limit: t.arg.int({
+        description: `At most this many changes, ${MIN_LIMIT} to ${MAX_LIMIT} (default ${DEFAULT_CHANGES}).`,
+        defaultValue: DEFAULT_CHANGES,
+        ...integerRange(MIN_LIMIT, MAX_LIMIT),
+      }),
+    },
     resolve: async (changeRequest, args, ctx) => {
       const all = await changesOf(ctx, changeRequest);
-      const limit = Math.max(0, args.limit ?? 10);
+      const limit = args.limit ?? DEFAULT_CHANGES;
       return { changes: all.slice(0, limit), more: Math.max(0, all.length - limit) };
     },
   }),

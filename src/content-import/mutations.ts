@@ -1,6 +1,7 @@
 // Importing content into a change request: the input (with its validation) and the mutation.
 import { z } from 'zod';
 import { builder } from '../kernel/builder.js';
+import { rules } from '../kernel/validation.js';
 import { IMPORT_SOURCES, type ImportSource, importContent } from './service.js';
 import { ContentImport, ImportContentSourceEnum } from './types.js';
 
@@ -15,7 +16,7 @@ const ImportContentInput = builder.inputType('ImportContentInput', {
     url: t.string({
       required: true,
       description: 'The http(s) URL to read, at most 2048 characters.',
-      validate: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048),
+      validate: rules.httpUrl(2048),
     }),
   }),
 });

@@ -124,7 +124,7 @@ export const imageRule = z
   });
 
 const text = (min: number, max: number) => z.string().min(min).max(max);
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
+const httpUrl = rules.httpUrl(2048);
 const unique =
   <T>(key: (item: T) => string, what: string) =>
   (items: T[], check: z.RefinementCtx) => {

@@ -17,8 +17,9 @@ import type { RowAnnotation } from './annotations.js';
 import { builder } from './builder.js';
 import { type Context, loaderFor } from './context.js';
 import { badRequest } from './errors.js';
-import { parseLimit, type SortValue } from './pagination.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, MIN_LIMIT, parseLimit, type SortValue } from './pagination.js';
 import { needsPrisma } from './rows.js';
+import { integerRange } from './validation.js';
 
 export interface ListPage<T> {
   items: T[];
@@ -241,7 +242,11 @@ export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c)
 /** Arguments every list takes. */
 export const listArgs = builder.args((t) => ({
   page: t.string({ required: false, description: 'Page token from `next.page` of the previous page.' }),
-  limit: t.int({ required: false, description: 'Items per page, 1 to 1000 (default 50).' }),
+  limit: t.int({
+    required: false,
+    description: `Items per page, ${MIN_LIMIT} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); ${MIN_LIMIT} answers the count alone.`,
+    ...integerRange(MIN_LIMIT, MAX_LIMIT),
+  }),
 }));
 
 /**

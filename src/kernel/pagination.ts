@@ -5,6 +5,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { badRequest } from './errors.js';
 
 export const DEFAULT_LIMIT = 50;
+/** GitBook's published range of `limit` (0 to 1000); a page of 0 items answers the count alone. */
+export const MIN_LIMIT = 0;
 export const MAX_LIMIT = 1000;
 
 export type SortValue = string | number;
@@ -38,8 +40,8 @@ export class PageTokens {
 
 export function parseLimit(limit: number | null | undefined): number {
   if (limit === undefined || limit === null) return DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw badRequest(`Invalid "limit": must be an integer from 1 to ${MAX_LIMIT}.`);
+  if (!Number.isInteger(limit) || limit < MIN_LIMIT || limit > MAX_LIMIT) {
+    throw badRequest(`Invalid "limit": must be an integer from ${MIN_LIMIT} to ${MAX_LIMIT}.`);
   }
   return limit;
 }

@@ -2,6 +2,7 @@
 // and the one way their failures are told: a 400 naming the field, as the REST body spells it.
 import type { StandardSchemaV1 } from '@pothos/plugin-validation';
 import { z } from 'zod';
+import { integerRangeExtension, outOfRange } from '../../rest/input.js';
 import { ApiError } from './errors.js';
 import { ID_PATTERN } from './ids.js';
 
@@ -43,6 +44,19 @@ export function validationError(failure: { issues: readonly StandardSchemaV1.Iss
   return invalidInput(pathOf(issue), 'code' in issue ? problemOf(issue as z.core.$ZodIssue) : issue.message);
 }
 
+/**
+ * Argument option of an integer argument: it takes `min` to `max`, anything else is a 400 naming it. The range is also
+ * declared to REST, which must refuse query-string integers past GraphQL's Int before GraphQL sees them, and to the
+ * OpenAPI document.
+ */
+export function integerRange(min: number, max: number) {
+  const range = { min, max };
+  return {
+    validate: z.number().refine((value) => Number.isInteger(value) && value >= min && value <= max, outOfRange(range)),
+    ...integerRangeExtension(range),
+  };
+}
+
 // biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists emoji components on purpose; sequences are what it matches.
 const EMOJI = /^(|[0-9a-f]{4,6}(-[0-9a-f]{4,6})*|[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\u20e3]+)$/iu;
 
@@ -51,6 +65,11 @@ export const rules = {
   /** A title that is not only white space. */
   title: (min: number, max: number) => z.string().trim().min(min).max(max),
   uri: (max: number) => z.url().max(max),
+  /**
+   * An http or https URL of at most `max` characters. Zod runs later checks after a failed one unless told to abort,
+   * so a refinement added to this rule (`new URL(url)...`) only ever sees a URL that parses.
+   */
+  httpUrl: (max: number) => z.url({ protocol: /^https?$/, error: 'must be an http or https URL', abort: true }).max(max),
   /** An id named in a body: one that cannot exist is refused before any lookup. */
   id: z.string().regex(ID_PATTERN, 'not an id'),
   /** An emoji character sequence, or its code points in hex ("1f389", "1f468-200d-1f4bb"), as GitBook accepts. */

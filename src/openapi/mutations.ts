@@ -3,6 +3,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import { bodyLimit, bytesText } from '../../rest/body.js';
 import { builder } from '../kernel/builder.js';
+import { rules } from '../kernel/validation.js';
 import * as service from './service.js';
 import type { Source } from './source.js';
 import { OpenAPISpec } from './types.js';
@@ -31,10 +32,7 @@ const SourceInput = builder.inputType('OpenAPISpecSourceInput', {
     url: t.string({
       description: 'An http or https URL (at most 2048 characters, without credentials) it is fetched from, now and every hour or so.',
       // Credentials in it would be shown to every member, who all read `sourceURL`.
-      validate: z
-        .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-        .max(2048)
-        .refine((url) => !new URL(url).username && !new URL(url).password, 'must not contain credentials'),
+      validate: rules.httpUrl(2048).refine((url) => !new URL(url).username && !new URL(url).password, 'must not contain credentials'),
     }),
     text: t.string({
       description: `The specification itself, JSON or YAML (1 to ${MAX_SOURCE_TEXT} characters).`,

@@ -1,10 +1,11 @@
 // Publishing auth: the update input (with its validation) and mutations.
 import { z } from 'zod';
 import { builder } from '../kernel/builder.js';
+import { rules } from '../kernel/validation.js';
 import * as service from './service.js';
 import { PublishingAuth, VisitorAuthBackendEnum } from './types.js';
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
+const httpUrl = rules.httpUrl(2048);
 
 export const UpdatePublishingAuthInput = builder.inputType('UpdatePublishingAuthInput', {
   fields: (t) => ({

@@ -198,7 +198,11 @@ async function searchAll(ctx: Context, scope: SearchScope, keys: string[], args:
         sections: row.sections ?? [],
       }),
     );
-    const next = found.length > take ? { page: ctx.pageTokens.encode(tokenScope(scope, key, args.query), [offset + take]) } : undefined;
+    // A page of no hits (limit 0) starts nothing: it answers the total alone, as a list's page of no items does.
+    const next =
+      hits.length > 0 && found.length > take
+        ? { page: ctx.pageTokens.encode(tokenScope(scope, key, args.query), [offset + take]) }
+        : undefined;
     return { hits, total: mine[0]?.total ?? 0, next };
   });
 }

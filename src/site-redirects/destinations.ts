@@ -20,7 +20,7 @@ export type Destination =
 /** What a create takes besides the stored variants: a page named by its path in a space of the site. */
 export type InputDestination = Destination | { kind: 'path'; spaceId: string; path: string };
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
+const httpUrl = rules.httpUrl(2048);
 const kinds = (names: string[]) => ({
   error: (issue: { code: string }) =>
     issue.code === 'invalid_union' ? `must be one of ${names.map((name) => JSON.stringify(name)).join(', ')}` : undefined,

@@ -13,6 +13,7 @@ import {
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { ApiError } from '../kernel/errors.js';
+import { rules } from '../kernel/validation.js';
 import { verifyVisitorToken } from '../publishing-auth/visitors.js';
 import { activeShareLink } from '../share-links/keys.js';
 import { Site } from '../sites/types.js';
@@ -296,7 +297,7 @@ builder.queryFields((t) => ({
       'needed): 404 when no published site is there, or a share-link site without an active `?share=` key; 401 for a ' +
       'visitor-auth site without a valid visitorAuthToken (with redirectOnError and a fallback URL: a redirect to it).',
     args: {
-      url: t.arg.string({ required: true, validate: z.url({ protocol: /^https?$/ }).max(2048) }),
+      url: t.arg.string({ required: true, validate: rules.httpUrl(2048) }),
       visitorAuthToken: t.arg.string({ validate: z.string().max(8192) }),
       redirectOnError: t.arg.boolean(),
     },

@@ -17,10 +17,7 @@ const entityID = z
   .max(1024)
   .transform((id) => id || null);
 // The service redirects browsers there: only web URLs.
-const ssoURL = z.union([
-  z.literal('').transform(() => null),
-  z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048),
-]);
+const ssoURL = z.union([z.literal('').transform(() => null), rules.httpUrl(2048)]);
 const certificate = z
   .string()
   .max(MAX_CERTIFICATE)

@@ -18,6 +18,7 @@ import { route } from '../../rest/route.js';
 import { jsonWriter, type OutputPlan } from '../../rest/writer.js';
 import { restModules, schema } from '../../src/schema.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { gitbookClient } from '../support/openapi.js';
 
 let t: TestApp;
 let alice: Person;
@@ -50,6 +51,18 @@ describe('routing', () => {
     const res = await t.counted('GET', '/v1/spaces/has%20space', { token: alice.token });
     expect(res.status).toBe(404);
     expect(res.statements).toBe(1); // the token lookup only
+  });
+
+  it('takes a path parameter of any length to its operation, which judges it (issue 22: over 100 characters was "No endpoint")', async () => {
+    for (const length of [101, 10_000]) {
+      const id = await t.request('GET', `/v1/spaces/${'s'.repeat(length)}`, { token: alice.token });
+      expect([id.status, id.body]).toEqual([404, { error: { code: 404, message: 'Space not found' } }]);
+      const slug = await t.request('PUT', `/v1/orgs/${acme}/openapi/${'S'.repeat(length)}`, {
+        token: alice.token,
+        body: { source: { url: 'https://example.com/openapi.json' } },
+      });
+      expect(slug.body.error.message).toBe('Invalid "slug": must be at most 100 characters.');
+    }
   });
 
   it('challenges with WWW-Authenticate: Bearer on 401, for REST and GraphQL alike', async () => {
@@ -173,7 +186,103 @@ describe('route compilation', () => {
     // The permissions selection is every action of the policy, not a list typed again.
     expect(text).toContain('permissions {\n    view\n    access\n    admin');
     expect(compiled.variables.map((v) => `${v.source}:${v.name}`)).toEqual(['path:organizationId', 'query:page', 'query:limit']);
+    expect(compiled.variables.find((v) => v.name === 'limit')?.range).toEqual({ min: 0, max: 1000 });
     expect(compiled.bodyPath).toEqual(['organization', 'spaces']);
+  });
+
+  it('fails when an integer query parameter is bound to an argument that declares no range', () => {
+    const counted = (extensions: Record<string, unknown>) =>
+      new GraphQLSchema({
+        query: new GraphQLObjectType({
+          name: 'Query',
+          fields: { things: { type: GraphQLInt, args: { count: { type: GraphQLInt, extensions } }, resolve: () => 1 } },
+        }),
+      });
+    const things = route('GET /v1/things', 'things', 'things');
+    const unranged = counted({});
+    expect(() => compileRoute(unranged, new Fragments(unranged, []), things)).toThrow(
+      /query parameter count is an Int whose argument declares no range/,
+    );
+    const ranged = counted({ integerRange: { min: 2, max: 5 } });
+    expect(compileRoute(ranged, new Fragments(ranged, []), things).variables).toEqual([
+      { name: 'count', source: 'query', type: GraphQLInt, range: { min: 2, max: 5 } },
+    ]);
+  });
+});
+
+// Issue 22: a limit past GraphQL's 32-bit Int reached GraphQL's coercion, whose refusal was answered as a 500.
+describe('integer query parameters', () => {
+  const spaces = () => `/v1/orgs/${acme}/spaces`;
+  const refusedLimit = { error: { code: 400, message: 'Invalid "limit": must be an integer from 0 to 1000.' } };
+
+  it('refuses a limit out of its published range, whatever its size, with a 400 naming the range', async () => {
+    const texts = [
+      '-1',
+      '1001',
+      `${2 ** 31 - 1}`,
+      `${2 ** 31}`,
+      `${2 ** 53 + 1}`,
+      '99999999999999999999999',
+      `-${'9'.repeat(400)}`,
+      '1e3',
+      'ten',
+      '',
+    ];
+    for (const text of texts) {
+      const res = await t.request('GET', `${spaces()}?limit=${text}`, { token: alice.token });
+      expect(res, `limit=${text}`).toMatchObject({ status: 400, body: refusedLimit });
+    }
+  });
+
+  it('refuses them through GitBook’s client as well', async () => {
+    const api = gitbookClient('0202', t.url, alice.token);
+    for (const limit of [2 ** 31, 2 ** 53 + 1, 1e23, -1]) {
+      const error = await api.orgs.listSpacesInOrganizationById(acme, { limit }).then(
+        () => undefined,
+        (thrown: { code: number; errorMessage: string }) => thrown,
+      );
+      expect(error, `limit ${limit}`).toMatchObject({ code: 400, errorMessage: refusedLimit.error.message });
+    }
+  });
+
+  it('takes both ends of the range: 0 answers the count alone, 1000 a page of up to 1000', async () => {
+    await t.request('POST', spaces(), { token: alice.token, body: { title: 'Counted' } });
+    const all = await t.request('GET', `${spaces()}?limit=1000`, { token: alice.token });
+    expect(all.status).toBe(200);
+    expect(all.body.items.map((space: { title: string }) => space.title)).toContain('Counted');
+    expect(all.body.items).toHaveLength(all.body.count);
+    const none = await t.request('GET', `${spaces()}?limit=0`, { token: alice.token });
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ items: [], count: all.body.count });
+  });
+
+  it('gives GraphQL the same range; an Int past 32 bits is refused by GraphQL itself, never with a 500', async () => {
+    const graphql = (query: string, variables: Record<string, unknown> = {}) =>
+      t.request('POST', '/graphql', { token: alice.token, body: { query, variables: { org: acme, ...variables } } });
+    const byVariable = 'query ($org: ID!, $limit: Int) { organization(id: $org) { spaces(limit: $limit) { count } } }';
+    const inRange = await graphql(byVariable, { limit: 1001 });
+    expect(inRange.body.errors).toMatchObject([{ message: refusedLimit.error.message, extensions: { code: 'BAD_REQUEST' } }]);
+    for (const limit of [2 ** 31, 1e23]) {
+      const past = await graphql(byVariable, { limit });
+      expect(past.status).toBe(400);
+      expect(past.body.errors[0].message).toMatch(
+        /^Variable "\$limit" got invalid value .*; Int cannot represent non 32-bit signed integer value/,
+      );
+    }
+    const literal = await graphql('query ($org: ID!) { organization(id: $org) { spaces(limit: 99999999999999999999999) { count } } }');
+    expect(literal.status).toBeLessThan(500);
+    expect(literal.body.errors).toMatchObject([{ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }]);
+  });
+
+  it('states each range in the OpenAPI document', async () => {
+    const document = (await t.request('GET', '/openapi.json')).body;
+    const parameters = document.paths['/orgs/{organizationId}/spaces'].get.parameters;
+    expect(parameters.find((p: { name: string }) => p.name === 'limit')).toEqual({
+      name: 'limit',
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 0, maximum: 1000 },
+    });
   });
 });
 

@@ -1,7 +1,9 @@
 // Bad input never breaks the API: every REST route, called without a token, with ids nobody has, and on real objects
 // (each route's own, test/support/route-calls.ts) with bodies and query strings of the wrong shape, answers in the
-// error shape with a 4xx status, never a 5xx; a body past the route's limit (announced, or sent) is a 413 in the
-// error shape. The routes come from the route table, so a new route is covered the day it is added.
+// error shape with a 4xx status, never a 5xx; each integer query parameter out of its range, whatever the size of the
+// integer, is a 400 naming the range; a path parameter of any length reaches the operation (never "No endpoint"); a
+// body past the route's limit (announced, or sent) is a 413 in the error shape, which the client reads. The routes
+// come from the route table, so a new route is covered the day it is added.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMIT } from '../../rest/body.js';
 import { compileRoutes } from '../../rest/compile.js';
@@ -56,8 +58,9 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;
+const compiled = new Map(compileRoutes(schema, restModules).map((route) => [keyOf(route.definition), route]));
 /** Each route's body limit, as its operation declares it (rest/body.ts). */
-const bodyLimits = new Map(compileRoutes(schema, restModules).map((route) => [keyOf(route.definition), route.bodyLimit]));
+const bodyLimits = new Map([...compiled].map(([key, route]) => [key, route.bodyLimit]));
 const MiB = 1024 * 1024;
 
 it('gives a larger body limit only to the routes whose documented limits need it', () => {
@@ -110,6 +113,55 @@ describe.each(routes.map((route) => [label(route), route] as const))('%s', (name
     }
     expectHandled(await t.request(route.method, `${real}?${BAD_QUERY}`, { token: admin.token }), `${name} with a bad query`);
   });
+
+  const integers = compiled.get(keyOf(route))!.variables.filter((v) => v.source === 'query' && v.range);
+  if (integers.length) {
+    it('answers each integer query parameter out of its range with a 400 naming the range, whatever its size', async () => {
+      const { path } = calls[keyOf(route)];
+      const withQuery = (query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
+      for (const { name, range } of integers) {
+        const { min, max } = range!;
+        // Past each bound, past 32 bits (GraphQL's Int), past 2^53 (exact doubles), and 1e23 written out, either sign.
+        const sizes = [`${2 ** 31}`, `${2 ** 53 + 1}`, `1${'0'.repeat(23)}`];
+        const outside = [`${min - 1}`, `${max + 1}`, ...sizes, ...sizes.map((size) => `-${size}`)].filter(
+          (text) => Number(text) < min || Number(text) > max,
+        );
+        for (const text of outside) {
+          const response = await t.request(route.method, withQuery(`${name}=${text}`), { token: admin.token });
+          expect([response.status, response.body], `${name}=${text}`).toEqual([
+            400,
+            { error: { code: 400, message: `Invalid "${name}": must be an integer from ${min} to ${max}.` } },
+          ]);
+        }
+        for (const text of [`${min}`, `${max}`]) {
+          const response = await t.request(route.method, withQuery(`${name}=${text}`), { token: admin.token });
+          expect(response.status, `${name}=${text}: ${response.text.slice(0, 300)}`).toBeLessThan(300);
+        }
+      }
+    });
+  }
+
+  if (route.path.includes(':')) {
+    it('takes an overlong path parameter to the operation, which answers it: never "No endpoint", never a 5xx', async () => {
+      const call = calls[keyOf(route)];
+      const [realPath, query] = call.path.split('?');
+      const real = realPath.split('/');
+      const template = route.path.split('/');
+      for (const [index, segment] of template.entries()) {
+        if (!segment.startsWith(':')) continue;
+        for (const length of [101, 4000]) {
+          // The parameter that takes the rest of the path is the last: the long value replaces all it took.
+          const end = segment.slice(1) === route.restOfPath ? real.length : index + 1;
+          const path = [...real.slice(0, index), 'x'.repeat(length), ...real.slice(end)].join('/') + (query ? `?${query}` : '');
+          const body = hasBody(route) ? (call.body ?? {}) : undefined;
+          const response = await t.request(route.method, path, { token: admin.token, body });
+          const what = `${name} with ${segment} of ${length} characters`;
+          expectHandled(response, what);
+          expect(response.text, what).not.toMatch(/No endpoint|is not allowed here/);
+        }
+      }
+    });
+  }
 
   it('answers a body announced past its limit with a 413 in the error shape, before reading it', async () => {
     const limit = bodyLimits.get(keyOf(route))!;

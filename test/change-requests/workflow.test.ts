@@ -228,6 +228,23 @@ describe('refusals', () => {
     expect((await merge(space.id, cr, world.reviewer.token)).body.result).toBe('merge');
   });
 
+  it('lists at most `limit` changes, 0 to 1000, telling how many more there are', async () => {
+    const { space, guide, faq } = await spaceWithContent();
+    const cr = await open(space.id);
+    await edit(space.id, cr, [
+      { operation: 'update_page', page: guide, title: 'Guide 2' },
+      { operation: 'update_page', page: faq, title: 'FAQ 2' },
+    ]);
+    const changes = (query: string) => t.request('GET', `${crPath(space.id, cr)}/changes?${query}`, { token: world.admin.token });
+    expect((await changes('limit=0')).body).toEqual({ changes: [], more: 2 });
+    expect((await changes('limit=1')).body).toMatchObject({ changes: [{ type: 'page_edited' }], more: 1 });
+    for (const limit of ['-1', '1001', `${2 ** 31}`, '99999999999999999999999']) {
+      expect((await changes(`limit=${limit}`)).body, limit).toEqual({
+        error: { code: 400, message: 'Invalid "limit": must be an integer from 0 to 1000.' },
+      });
+    }
+  });
+
   it('refuses bad batches as a whole, naming the operation, and changes nothing', async () => {
     const { space, faq } = await spaceWithContent();
     const cr = await open(space.id);

@@ -115,7 +115,7 @@ describe('GET /v1/integrations', () => {
       ['?category=games', 'category'],
       ['?blocks=yes', 'blocks'],
       ['?scope=everything', 'scope'],
-      ['?limit=0', 'limit'],
+      ['?limit=-1', 'limit'],
       ['?page=forged', 'page'],
     ]) {
       const res = await t.request('GET', `/v1/integrations${query}`, { token: world.reader.token });

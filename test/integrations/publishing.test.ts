@@ -336,9 +336,19 @@ describe('POST /v1/integrations/{integrationName}', () => {
     expect(await t.prisma.integration.count({ where: { name: 'ok' } })).toBe(0);
   });
 
-  it('takes a name of 100 characters; a longer one is refused (REST: no such endpoint, the router’s limit; GraphQL: 400)', async () => {
+  // Issue 22: the router matched no parameter over 100 characters, and REST answered 404 "No endpoint".
+  it('takes a name of 100 characters; a longer one is a 400 naming it, through REST, GitBook’s client and GraphQL', async () => {
     expect((await publish('n'.repeat(100), manifest(acme))).status).toBe(200);
-    expect((await publish('n'.repeat(101), manifest(acme))).status).toBe(404);
+    const refused = { error: { code: 400, message: 'Invalid "integrationName": must be at most 100 characters.' } };
+    for (const length of [101, 1000, 10_000]) {
+      expect(await publish('n'.repeat(length), manifest(acme)), `${length}`).toMatchObject({ status: 400, body: refused });
+    }
+    const client = gitbookClient('0202', t.url, world.admin.token);
+    const error = await client.integrations.publishIntegration('n'.repeat(101), manifest(acme) as unknown as PublishIntegration).then(
+      () => undefined,
+      (thrown: { code: number; errorMessage: string }) => thrown,
+    );
+    expect(error).toMatchObject({ code: 400, errorMessage: refused.error.message });
     const res = await t.request('POST', '/graphql', {
       token: world.admin.token,
       body: {

@@ -302,8 +302,8 @@ describe('GET /v1/spaces/{spaceId}/content/files', () => {
       token: world.reader.token,
     });
     expect([otherList.status, otherList.body.error.message]).toEqual([400, 'Invalid "page": this page token belongs to another list.']);
-    const limit = await t.request('GET', `/v1/spaces/${library.id}/content/files?limit=0`, { token: world.reader.token });
-    expect([limit.status, limit.body.error.message]).toEqual([400, 'Invalid "limit": must be an integer from 1 to 1000.']);
+    const limit = await t.request('GET', `/v1/spaces/${library.id}/content/files?limit=-1`, { token: world.reader.token });
+    expect([limit.status, limit.body.error.message]).toEqual([400, 'Invalid "limit": must be an integer from 0 to 1000.']);
   });
 });
 

@@ -197,12 +197,12 @@ describe('limits and query syntax', () => {
       [`/v1/orgs/${world.organizationId}/search`, '"query"'],
       [searchPath(''), '"query"'],
       [searchPath('a'.repeat(513)), '"query"'],
-      [searchPath('penguin', '&limit=0'), '"limit"'],
+      [searchPath('penguin', '&limit=-1'), '"limit"'],
       [searchPath('penguin', '&limit=1001'), '"limit"'],
       [searchPath('penguin', '&limit=ten'), '"limit"'],
       [searchPath('penguin', '&page=forged'), '"page"'],
       [spaceSearchPath(guide.id, 'a'.repeat(513)), '"query"'],
-      [spaceSearchPath(guide.id, 'penguin', '&limit=0'), '"limit"'],
+      [spaceSearchPath(guide.id, 'penguin', '&limit=-1'), '"limit"'],
       [searchPath('pen\u0000guin'), '"query"'],
     ];
     for (const [path, field] of cases) {
@@ -211,6 +211,12 @@ describe('limits and query syntax', () => {
       expect(res.body.error.message, path).toContain(`Invalid ${field}`);
     }
     expect((await t.request('GET', searchPath('a'.repeat(512)), { token })).status).toBe(200);
+  });
+
+  it('answers limit=0 with the count alone, and no next page that would start where it did', async () => {
+    const counted = await t.request('GET', searchPath('penguin', '&limit=0'), { token: world.admin.token });
+    expect(counted.status).toBe(200);
+    expect(counted.body).toEqual({ items: [], count: 2 });
   });
 
   it('never fails on query syntax: unbalanced quotes, lone operators, stop words only', async () => {

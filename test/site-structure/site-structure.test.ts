@@ -171,7 +171,7 @@ describe('GET .../site-spaces (listSiteSpaces)', () => {
       page = res.body.next?.page;
     } while (page);
     expect(seen).toEqual(ids);
-    for (const query of ['limit=0', 'limit=1001', 'limit=x', 'page=nope', 'default=maybe']) {
+    for (const query of ['limit=-1', 'limit=1001', 'limit=x', 'page=nope', 'default=maybe']) {
       const res = await t.request('GET', sitePath(site, `/site-spaces?${query}`), { token: world.admin.token });
       expect(res.status, query).toBe(400);
       expect(res.body.error.message).toMatch(/^Invalid "(limit|page|default)"/);
