@@ -39,8 +39,8 @@ import {
   visitWithTypeInfo,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { type IntegerRange, integerRangeOf } from '../src/kernel/validation.js';
 import { documentBodyLimit } from './body.js';
-import { type IntegerRange, integerRangeOf } from './input.js';
 import type { RestModule, RouteDefinition, Status } from './route.js';
 import { jsonWriter, type ObjectPlan, type OutputPlan, TYPE_KEY, type Writer } from './writer.js';
 

@@ -1,6 +1,7 @@
 // REST request values as GraphQL variables. Every problem is a 400 that names the REST field, found here with the
 // field's path in hand rather than by reading GraphQL's coercion messages afterwards.
 import { GraphQLEnumType, type GraphQLInputType, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType } from 'graphql';
+import { type IntegerRange, outOfRange } from '../src/kernel/validation.js';
 import { enumSpellings } from './compile.js';
 import { RestError } from './errors.js';
 
@@ -56,29 +57,8 @@ export function fromRest(value: unknown, type: GraphQLInputType, path: readonly 
   return value;
 }
 
-/**
- * The values an integer argument takes, declared on the argument (`extensions.integerRange`) by whoever validates it.
- * A query string carries integers of any size, and GraphQL's Int refuses those past 32 bits with an error that is not
- * the client's: REST checks every integer query parameter against its argument's range first, with the message the
- * argument's own validation gives.
- */
-export interface IntegerRange {
-  min: number;
-  max: number;
-}
-
-/** Argument option: the integer argument takes values from `min` to `max` (its validation is the caller's). */
-export const integerRangeExtension = (range: IntegerRange) => ({ extensions: { integerRange: range } }) as const;
-
-/** The range an argument declares, if any. */
-export const integerRangeOf = (extensions: Readonly<Record<string, unknown>> | null | undefined): IntegerRange | undefined =>
-  (extensions as { integerRange?: IntegerRange } | null | undefined)?.integerRange;
-
 /** GraphQL's Int: 32 bits, signed. */
 const GRAPHQL_INT: IntegerRange = { min: -(2 ** 31), max: 2 ** 31 - 1 };
-
-/** What an integer outside its range is told. */
-export const outOfRange = ({ min, max }: IntegerRange) => `must be an integer from ${min} to ${max}`;
 
 /**
  * A query-string value as the variable's type: Int, Float, Boolean and enums are parsed from text. An Int is checked

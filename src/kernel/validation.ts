@@ -2,7 +2,6 @@
 // and the one way their failures are told: a 400 naming the field, as the REST body spells it.
 import type { StandardSchemaV1 } from '@pothos/plugin-validation';
 import { z } from 'zod';
-import { integerRangeExtension, outOfRange } from '../../rest/input.js';
 import { ApiError } from './errors.js';
 import { ID_PATTERN } from './ids.js';
 
@@ -43,6 +42,27 @@ export function validationError(failure: { issues: readonly StandardSchemaV1.Iss
   const issue = failure.issues[0];
   return invalidInput(pathOf(issue), 'code' in issue ? problemOf(issue as z.core.$ZodIssue) : issue.message);
 }
+
+/**
+ * The values an integer argument takes, declared on the argument (`extensions.integerRange`) by whoever validates it.
+ * A query string carries integers of any size, and GraphQL's Int refuses those past 32 bits with an error that is not
+ * the client's: REST checks every integer query parameter against its argument's range first, with the message the
+ * argument's own validation gives.
+ */
+export interface IntegerRange {
+  min: number;
+  max: number;
+}
+
+/** Argument option: the integer argument takes values from `min` to `max` (its validation is the caller's). */
+export const integerRangeExtension = (range: IntegerRange) => ({ extensions: { integerRange: range } }) as const;
+
+/** The range an argument declares, if any. */
+export const integerRangeOf = (extensions: Readonly<Record<string, unknown>> | null | undefined): IntegerRange | undefined =>
+  (extensions as { integerRange?: IntegerRange } | null | undefined)?.integerRange;
+
+/** What an integer outside its range is told. */
+export const outOfRange = ({ min, max }: IntegerRange) => `must be an integer from ${min} to ${max}`;
 
 /**
  * Argument option of an integer argument: it takes `min` to `max`, anything else is a 400 naming it. The range is also
