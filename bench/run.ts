@@ -3,10 +3,12 @@
 // Prices the REST-on-GraphQL path: the same reads through REST (/v1), through POST /graphql with the same selection,
 // through a hand-written Koa + Prisma baseline (bench/baseline.ts) and through the physical limit, the same SQL on
 // node:http and node-postgres (bench/raw-baseline.ts), both returning byte-identical JSON, plus one write, and the
-// change-request sequence on a 1,000-page space (bench/change-requests.ts), and search over 10,000 pages
-// (bench/search.ts). Servers run
-// in their own processes; autocannon drives them from this one. Variants run interleaved, round after round in
-// rotating order, so that machine drift spreads over all of them; each figure is the median of rounds.
+// change-request sequence on a 1,000-page space (bench/change-requests.ts), search over 10,000 pages
+// (bench/search.ts). Servers run in their own processes; autocannon
+// drives them from this one. It runs compiled (dist/bench/run.js, by npm run bench), and so do the servers it forks:
+// the product and both baselines run with plain node, as `npm start` runs the product. Variants run interleaved,
+// round after round in rotating order, so that machine drift spreads over all of them; each figure is the median of
+// rounds.
 // Results: a table on stdout, and JSON in bench/results/.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +24,7 @@ import { createToken, createUser } from '../src/admin/commands.js';
 import { connectDatabase } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { applyMigrations } from '../src/db/migrations.js';
+import { projectRoot } from '../src/project-root.js';
 import { restModules, schema } from '../src/schema.js';
 import {
   CHANGE_REQUEST_SCENARIO,
@@ -63,6 +66,7 @@ const dataSet = (factor: number) => ({
 });
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
+const resultsDir = path.join(projectRoot, 'bench/results');
 
 // --- database -------------------------------------------------------------------------------------------------
 async function openDatabase(): Promise<{ url: string; close(): Promise<void> }> {
@@ -104,12 +108,11 @@ interface Server {
 }
 
 function startServer(kind: 'product' | 'baseline' | 'raw', databaseUrl: string, secret: string): Promise<Server> {
-  const child = fork(path.join(import.meta.dirname, 'serve.ts'), [kind, databaseUrl, secret], {
+  const child = fork(path.join(import.meta.dirname, 'serve.js'), [kind, databaseUrl, secret], {
     // BENCH_CPU_PROF=1 writes a CPU profile of each server into bench/results/profiles.
     execArgv: [
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'results/profiles')}`] : []),
+      '--enable-source-maps',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'profiles')}`] : []),
     ],
     env: { ...process.env, BENCH_PUBLIC_URL: 'http://docs.example.com' },
   });
@@ -407,11 +410,10 @@ try {
     search,
     targets,
   };
-  const dir = path.join(import.meta.dirname, 'results');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(resultsDir, { recursive: true });
   // latest.json is what the README quotes: only a run of every scenario replaces it.
-  if (!flags.only) writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(path.join(dir, `${report.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  if (!flags.only) writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(resultsDir, `${report.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(report, null, 2)}\n`);
 
   const table = [
     '| Scenario | Variant | req/s | p50 ms | p99 ms | SQL/req |',
