@@ -3,14 +3,16 @@
 // Prices the REST-on-GraphQL path: the same reads through REST (/v1), through POST /graphql with the same selection,
 // through a hand-written Koa + Prisma baseline (bench/baseline.ts) and through the physical limit, the same SQL on
 // node:http and node-postgres (bench/raw-baseline.ts), both returning byte-identical JSON, plus one write, and the
-// change-request sequence on a 1,000-page space (bench/change-requests.ts), and search over 10,000 pages
-// (bench/search.ts). Servers run
-// in their own processes; autocannon drives them from this one. Variants run interleaved, round after round in
-// rotating order, so that machine drift spreads over all of them; each figure is the median of rounds.
+// change-request sequence on a 1,000-page space (bench/change-requests.ts), search over 10,000 pages
+// (bench/search.ts), and the service's start-up (bench/startup.ts). Servers run in their own processes; autocannon
+// drives them from this one. It runs compiled (dist/bench/run.js, by npm run bench), and so do the servers it forks:
+// the product and both baselines run with plain node, as `npm start` runs the product. Variants run interleaved,
+// round after round in rotating order, so that machine drift spreads over all of them; each figure is the median of
+// rounds.
 // Results: a table on stdout, and JSON in bench/results/.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +24,7 @@ import { createToken, createUser } from '../src/admin/commands.js';
 import { connectDatabase } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { applyMigrations } from '../src/db/migrations.js';
+import { projectRoot } from '../src/project-root.js';
 import { restModules, schema } from '../src/schema.js';
 import {
   CHANGE_REQUEST_SCENARIO,
@@ -33,6 +36,7 @@ import {
 } from './change-requests.js';
 import { measureSearch, SEARCH_SCENARIO, type SearchResults, searchTable, seedSearchContent } from './search.js';
 import { seedOrganization } from './seed.js';
+import { measureStartup, type StartupResults } from './startup.js';
 import { median } from './stats.js';
 
 const { values: flags } = parseArgs({
@@ -63,6 +67,11 @@ const dataSet = (factor: number) => ({
 });
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
+const resultsDir = path.join(projectRoot, 'bench/results');
+/** The product's start-up is measured as `npm start` runs it. */
+const startCommand = (
+  JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start.split(' ');
 
 // --- database -------------------------------------------------------------------------------------------------
 async function openDatabase(): Promise<{ url: string; close(): Promise<void> }> {
@@ -104,12 +113,11 @@ interface Server {
 }
 
 function startServer(kind: 'product' | 'baseline' | 'raw', databaseUrl: string, secret: string): Promise<Server> {
-  const child = fork(path.join(import.meta.dirname, 'serve.ts'), [kind, databaseUrl, secret], {
+  const child = fork(path.join(import.meta.dirname, 'serve.js'), [kind, databaseUrl, secret], {
     // BENCH_CPU_PROF=1 writes a CPU profile of each server into bench/results/profiles.
     execArgv: [
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(import.meta.dirname, 'results/profiles')}`] : []),
+      '--enable-source-maps',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'profiles')}`] : []),
     ],
     env: { ...process.env, BENCH_PUBLIC_URL: 'http://docs.example.com' },
   });
@@ -309,6 +317,10 @@ try {
   await db.prisma.$executeRawUnsafe('VACUUM ANALYZE');
   await db.close();
 
+  // Before any server runs, so that the machine is as quiet as it is when a service starts.
+  log(`measuring start-up: ${rounds} starts of ${startCommand.join(' ')}`);
+  const startup: StartupResults = await measureStartup(startCommand, projectRoot, database.url, rounds);
+
   const secret = randomBytes(32).toString('base64');
   const [product, productGraphql, productWrites, baseline, raw] = await Promise.all(
     (['product', 'product', 'product', 'baseline', 'raw'] as const).map((kind) => startServer(kind, database.url, secret)),
@@ -383,6 +395,7 @@ try {
       .filter((r) => r.variant === 'rest')
       .map((r) => ({ target: `p99 <= 3x p50 (REST): ${r.scenario}`, value: r.p99 / r.p50, met: r.p99 <= 3 * r.p50 })),
     ...(scaleCheck ? [{ target: 'list-100 p50 at 10x data <= 1.5x', value: scaleCheck.growth, met: scaleCheck.growth <= 1.5 }] : []),
+    { target: 'idle RSS after start-up <= 150 MiB', value: startup.idleRssMiB, met: startup.idleRssMiB <= 150 },
     {
       target: 'peak RSS, product (REST) <= 1.1x hand-written',
       value: peakRss.product / peakRss.baseline,
@@ -402,16 +415,16 @@ try {
       raw: Math.round(rawStats.maxRssKb / 1024),
     },
     ratios,
+    startup,
     scaleCheck,
     changeRequests,
     search,
     targets,
   };
-  const dir = path.join(import.meta.dirname, 'results');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(resultsDir, { recursive: true });
   // latest.json is what the README quotes: only a run of every scenario replaces it.
-  if (!flags.only) writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(path.join(dir, `${report.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  if (!flags.only) writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(resultsDir, `${report.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(report, null, 2)}\n`);
 
   const table = [
     '| Scenario | Variant | req/s | p50 ms | p99 ms | SQL/req |',
@@ -425,6 +438,8 @@ try {
   console.log(
     `\nPeak RSS: product ${report.peakRssMiB.product} MiB (REST; ${report.peakRssMiB.productGraphql} MiB serving GraphQL), baseline ${report.peakRssMiB.baseline} MiB, raw ${report.peakRssMiB.raw} MiB`,
   );
+  console.log(`Start-up: ${startup.startupMs} ms from spawn to listening, ${startup.startupCpuMs} ms of CPU (median of ${startup.rounds})`);
+  console.log(`Idle RSS after start-up: ${startup.idleRssMiB} MiB (the Node process; PostgreSQL's processes excluded)`);
   for (const r of ratios) {
     console.log(
       `${r.scenario}: REST/hand-written ${r.restOverBaseline.toFixed(2)}x, REST/GraphQL ${r.restOverGraphql.toFixed(2)}x, REST/raw ${r.restOverRaw.toFixed(2)}x`,

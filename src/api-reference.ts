@@ -7,8 +7,9 @@ import type Koa from 'koa';
 import type { CompiledRoute } from '../rest/compile.js';
 import { openApiDocument } from '../rest/openapi.js';
 import type { Config } from './config.js';
+import { projectRoot } from './project-root.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',

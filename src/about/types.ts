@@ -1,13 +1,14 @@
 // What the service says of itself: its version and build.
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { migrationsDir } from '../db/migrations.js';
 import { builder } from '../kernel/builder.js';
-
-const root = new URL('../../', import.meta.url);
+import { projectRoot } from '../project-root.js';
 
 /** The package's version, and a release date: that of the newest migration (BUILD_DATE, when set, takes its place). */
 function readInformation() {
-  const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string };
-  const newest = readdirSync(new URL('prisma/migrations/', root))
+  const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+  const newest = readdirSync(migrationsDir)
     .filter((name) => /^\d{14}_/.test(name))
     .sort()
     .at(-1)!;

@@ -4,10 +4,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { projectRoot } from '../project-root.js';
 
-export const migrationsDir = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+export const migrationsDir = path.join(projectRoot, 'prisma/migrations');
 const PRISMA_MIGRATE_LOCK = 72707369;
 
 export interface Migration {

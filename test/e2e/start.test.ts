@@ -1,18 +1,17 @@
 // What a new user meets: `npm start` on an empty data directory runs an embedded PostgreSQL, prints a working token
 // once, lets the admin CLI share the running database, and stops cleanly on SIGTERM, even one sent while it starts.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { npmScript } from '../support/npm-script.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-// The service runs as `npm start` runs it: one Node process with tsx as its loader. (tsx's own command would put a
-// parent process in between, which kills the service outright when it does not acknowledge a signal within 30 ms.)
-const [node, ...startArguments] = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string).split(' ');
+// The service and the admin command run as `npm start` and `npm run admin` run them: the build, with plain node.
+const { command: node, args: startArguments, root } = await npmScript('start');
+const admin = await npmScript('admin');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'start-test-'));
 
 async function freePort(): Promise<number> {
@@ -30,7 +29,7 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/main.ts` with the embedded database (DATABASE_URL removed) and waits until it listens. */
+/** Starts the service with the embedded database (DATABASE_URL removed) and waits until it listens. */
 async function start(port: number): Promise<Started> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
@@ -74,9 +73,12 @@ describe('npm start on a fresh machine', () => {
     // The CLI attaches to the server's embedded PostgreSQL rather than starting a second one.
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
     delete env.DATABASE_URL;
-    const cli = await promisify(execFile)(tsx, ['src/admin/cli.ts', 'user', 'create', '--email', 'cli@example.com'], { cwd: root, env });
+    const cli = await promisify(execFile)(admin.command, [...admin.args, 'user', 'create', '--email', 'cli@example.com'], {
+      cwd: root,
+      env,
+    });
     expect(JSON.parse(cli.stdout)).toMatchObject({ object: 'user', email: 'cli@example.com' });
-    const tokens = await promisify(execFile)(tsx, ['src/admin/cli.ts', 'token', 'list'], { cwd: root, env });
+    const tokens = await promisify(execFile)(admin.command, [...admin.args, 'token', 'list'], { cwd: root, env });
     expect(JSON.parse(tokens.stdout)).toEqual([
       expect.objectContaining({ id: tokenId, label: 'bootstrap', email: 'admin@example.com', lastUsedAt: expect.any(String) }),
     ]);

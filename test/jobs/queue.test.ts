@@ -10,6 +10,7 @@ import { defineTask, enqueue } from '../../src/jobs/queue.js';
 import { purgeTask } from '../../src/jobs/schedule.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
+import { npmScript } from '../support/npm-script.js';
 import { until } from '../support/until.js';
 import { buildWorld } from '../support/world.js';
 
@@ -99,10 +100,9 @@ describe('the job queue', () => {
     await t.prisma.space.update({ where: { id: doomed.id }, data: { deletedAt: new Date('2000-01-01T00:00:00Z') } });
     const job = await enqueue(t.prisma, purgeTask, {});
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'worker-test-'));
-    const root = path.resolve(import.meta.dirname, '../..');
     const env = { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: dataDir, JOB_CONCURRENCY: '1', LOG_LEVEL: 'info' };
-    // As `npm run worker` runs it: one Node process, tsx as its loader.
-    const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { command, args, root } = await npmScript('worker');
+    const worker = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     worker.stdout.on('data', (chunk) => (output += chunk));
     worker.stderr.on('data', (chunk) => (output += chunk));
