@@ -59,7 +59,10 @@ export function createApp(options: AppOptions): App {
     clock: options.clock ?? systemClock,
     pageTokens: new PageTokens(deriveKey(options.secret, 'page-cursor')),
     mailer: createMailer(options.config.mail, logger),
-    fetcher: createFetcher({ allowPrivateNetwork: options.config.allowPrivateNetwork }),
+    fetcher: createFetcher({
+      allowPrivateNetwork: options.config.allowPrivateNetwork,
+      idleTimeoutMs: options.config.fetchIdleTimeoutSeconds * 1000,
+    }),
     secret: options.secret,
     logger,
   };

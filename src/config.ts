@@ -91,6 +91,7 @@ const Env = z.object({
   INVITE_MAILS_PER_DAY: wholeNumber(0, 1_000_000).default(500),
   VISITOR_TOKEN_MAX_HOURS: wholeNumber(1, 365 * 24).default(24),
   ALLOW_PRIVATE_NETWORK: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  FETCH_IDLE_TIMEOUT_SECONDS: wholeNumber(1, 300).default(10),
   BUILD_DATE: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
   DNS_SERVERS: z
     .string()
@@ -167,6 +168,8 @@ export interface Config {
   visitorTokenMaxHours: number;
   /** Whether outbound requests may reach loopback, private and link-local addresses (src/kernel/fetcher.ts). */
   allowPrivateNetwork: boolean;
+  /** The longest an outbound request waits for a connection, for the answer's headers, or between pieces of its body. */
+  fetchIdleTimeoutSeconds: number;
   /** The release date GET /v1/ reports, set by whoever packages the service. */
   buildDate?: string;
   /** The DNS servers that checks of hostname proofs ask (`ip` or `ip:port`); unset: the system's resolvers. */
@@ -232,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inviteMailsPerDay: e.INVITE_MAILS_PER_DAY,
     visitorTokenMaxHours: e.VISITOR_TOKEN_MAX_HOURS,
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK === 'true',
+    fetchIdleTimeoutSeconds: e.FETCH_IDLE_TIMEOUT_SECONDS,
     dnsServers: e.DNS_SERVERS,
     hostnameRecheckMinutes: e.HOSTNAME_RECHECK_MINUTES,
   };

@@ -50,6 +50,8 @@ describe('loadConfig', () => {
     ['PURGE_INTERVAL_MINUTES', '1.5'],
     ['PORT', '70000'],
     ['LINK_CHECK_TIMEOUT_SECONDS', '0'],
+    ['FETCH_IDLE_TIMEOUT_SECONDS', '0'],
+    ['FETCH_IDLE_TIMEOUT_SECONDS', '301'],
     ['DB_POOL_SIZE', '0'],
     ['DATABASE_URL', 'mysql://root@localhost/docs'],
     ['DATABASE_URL', 'not a url'],

@@ -1,9 +1,10 @@
-// Creating change requests, changing their subject and status, merging and updating them: inputs (with their
-// validation) and mutations.
+// Creating change requests, changing their subject, description, links and status, merging and updating them: inputs
+// (with their validation) and mutations.
 import { z } from 'zod';
 import { bodyLimit, bytesText } from '../../rest/body.js';
 import { builder, restEnum } from '../kernel/builder.js';
-import { notNull } from '../kernel/validation.js';
+import { notNull, rules } from '../kernel/validation.js';
+import type { JsonDocument } from '../revisions/document.js';
 import type { ContentChange } from '../revisions/edits.js';
 import type { MergeConflict as MergeConflictRow } from '../revisions/merge.js';
 import { CONTENT_BATCH_BYTES, contentChanges, MAX_BASE64_BYTES, updateChangeRequestContent } from './content.js';
@@ -19,10 +20,57 @@ export const CreateChangeRequestInput = builder.inputType('CreateChangeRequestIn
   validate: notNull('subject'),
   fields: (t) => ({ subject: t.string({ description: 'At most 100 characters (default: none).', validate: subject }) }),
 });
+
+/** GitBook's JSONDocument: the document's blocks are kept as given. */
+const jsonDocument = z.object(
+  {
+    object: z.literal('document'),
+    data: z.record(z.string(), z.unknown(), { error: 'must be an object' }),
+    nodes: z.array(z.looseObject({ object: z.literal('block'), type: z.string().min(1) }, { error: 'must be a block' }), {
+      error: 'must be an array of blocks',
+    }),
+    meta: z.looseObject({}, { error: 'must be an object' }).optional(),
+  },
+  { error: 'must be a JSON document ({object: "document", data, nodes})' },
+);
+
+/** At most this many links on a change request, as GitBook's ChangeRequestLinks. */
+const MAX_LINKS = 10;
+
+const ChangeRequestLinkRefInput = builder.inputType('ChangeRequestLinkRefInput', {
+  description: 'Where a link leads: a URL (GitBook’s ContentRefURL).',
+  fields: (t) => ({
+    kind: t.string({ required: true, description: 'Always "url".', validate: z.literal('url') }),
+    url: t.string({
+      required: true,
+      description: 'An http or https URL, at most 2048 characters.',
+      validate: rules.httpUrl(2048),
+    }),
+  }),
+});
+
+const ChangeRequestLinkInput = builder.inputType('ChangeRequestLinkInput', {
+  fields: (t) => ({
+    id: t.id({ description: 'The id of one of the change request’s links, to keep it; left out: a new link.' }),
+    ref: t.field({ type: ChangeRequestLinkRefInput, required: true }),
+    title: t.string({ description: 'At most 128 characters.', validate: z.string().max(128) }),
+  }),
+});
+
 export const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
-  validate: notNull('subject', 'status'),
+  validate: notNull('subject', 'status', 'description', 'links'),
   fields: (t) => ({
     subject: t.string({ description: 'At most 100 characters; a merged change request keeps its own.', validate: subject }),
+    description: t.field({
+      type: 'JSON',
+      description: 'GitBook’s JSON document ({object: "document", data, nodes}); a merged change request keeps its own.',
+      validate: jsonDocument,
+    }),
+    links: t.field({
+      type: [ChangeRequestLinkInput],
+      description: `External links, at most ${MAX_LINKS}: they replace the change request’s links as a whole ([] removes them all).`,
+      validate: z.array(z.unknown()).max(MAX_LINKS),
+    }),
     status: t.field({
       type: ChangeRequestStatusEnum,
       description: 'draft, open or archived: draft -> open -> draft, draft or open -> archived -> open. Merging is its own operation.',
@@ -46,7 +94,11 @@ builder.mutationFields((t) => ({
   updateChangeRequest: t.field({
     type: ChangeRequest,
     args: { ...changeRequestKey, input: t.arg({ type: UpdateChangeRequestInput, required: true }) },
-    resolve: (_root, args, ctx) => service.updateChangeRequest(ctx, args.spaceId, args.id, args.input),
+    resolve: (_root, args, ctx) =>
+      service.updateChangeRequest(ctx, args.spaceId, args.id, {
+        ...args.input,
+        description: args.input.description as JsonDocument | null,
+      }),
   }),
 }));
 

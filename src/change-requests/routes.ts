@@ -8,7 +8,7 @@ const contentField = 'changeRequest(spaceId: $spaceId, id: $changeRequestId).con
 
 export const changeRequestRest: RestModule = {
   fragments: {
-    ChangeRequest: `object id number status subject createdBy createdAt updatedAt mergedAt space: spaceId revision: revisionId
+    ChangeRequest: `object id number status subject description links createdBy createdAt updatedAt mergedAt space: spaceId revision: revisionId
       revisionInitial: revisionInitialId revisionMergedAncestor: revisionMergedAncestorId revisionMerged: revisionMergedId
       comments: openCommentCount outdated urls`,
     ChangeRequestMergeOutcome: 'revision result',

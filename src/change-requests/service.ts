@@ -1,11 +1,15 @@
 // What can be done to change requests: create one (a new line of history starting at the space's current revision),
-// change its subject and status. Content edits, update and merge find theirs through `changeRequests` (access.ts).
+// change its subject, description, links and status. Content edits, update and merge find theirs through
+// `changeRequests` (access.ts).
+import { isDeepStrictEqual } from 'node:util';
 import { type ChangeRequest, type ChangeRequestStatus, Prisma, type Revision } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
+import { invalidInput } from '../kernel/validation.js';
+import type { JsonDocument } from '../revisions/document.js';
 import { writeRevision } from '../revisions/store.js';
 import { changeRequests } from './access.js';
 
@@ -71,23 +75,66 @@ const NEXT_STATUSES: Record<ChangeRequestStatus, readonly ChangeRequestStatus[]>
   merged: [],
 };
 
+/** An external link of a change request (a ticket, say), as stored in its `links` and answered. */
+export interface ChangeRequestLink {
+  id: string;
+  ref: { kind: 'url'; url: string };
+  title?: string;
+}
+
+/** A link as an update gives it: the id of one of the change request's links keeps that link; none adds one. */
+export interface ChangeRequestLinkInput {
+  id?: string | null;
+  ref: { url: string };
+  title?: string | null;
+}
+
 export interface ChangeRequestUpdate {
   subject?: string | null;
   status?: ChangeRequestStatus | null;
+  description?: JsonDocument | null;
+  /** Replaces the whole set. */
+  links?: readonly ChangeRequestLinkInput[] | null;
 }
 
-/** 409 for a status the change request cannot go to from its own, or a new subject for a merged one. */
+export const linksOf = (row: ChangeRequest): ChangeRequestLink[] => row.links as unknown as ChangeRequestLink[];
+
+/** 409 for a status the change request cannot go to from its own, or a new subject or description for a merged one. */
 function checkUpdate(current: ChangeRequest, update: ChangeRequestUpdate): void {
   const status = update.status;
   if (status && status !== current.status && !NEXT_STATUSES[current.status].includes(status)) {
     throw conflict(`A change request cannot go from "${current.status}" to "${status}".`);
   }
-  if (current.status === 'merged' && update.subject != null && update.subject !== current.subject) {
+  if (current.status !== 'merged') return;
+  if (update.subject != null && update.subject !== current.subject) {
     throw conflict('The change request is merged; its subject can no longer change.');
+  }
+  if (update.description != null && !isDeepStrictEqual(update.description, current.description)) {
+    throw conflict('The change request is merged; its description can no longer change.');
   }
 }
 
-/** Changes the subject and the status; returns the row, updated (and its updatedAt moved) only if something changed. */
+/**
+ * The links that replace the change request's: a given id must be one of its links (it keeps that link's id, given
+ * once); a link without one is new.
+ */
+function replacedLinks(current: readonly ChangeRequestLink[], given: readonly ChangeRequestLinkInput[]): ChangeRequestLink[] {
+  const known = new Set(current.map((link) => link.id));
+  const kept = new Set<string>();
+  return given.map((link, index) => {
+    if (link.id != null) {
+      if (!known.has(link.id)) throw invalidInput(['links', index, 'id'], 'is not the id of a link of this change request');
+      if (kept.has(link.id)) throw invalidInput(['links', index, 'id'], 'names a link given before it');
+      kept.add(link.id);
+    }
+    return { id: link.id ?? newId(), ref: { kind: 'url', url: link.ref.url }, ...(link.title != null && { title: link.title }) };
+  });
+}
+
+/**
+ * Changes the subject, description, links and status; returns the row, updated (and its updatedAt moved) only if
+ * something changed.
+ */
 export async function updateChangeRequest(
   ctx: Context,
   spaceId: string,
@@ -98,13 +145,20 @@ export async function updateChangeRequest(
   // Written only if the status is still the one judged: a change request merged meanwhile is judged again, as it is now.
   for (;;) {
     checkUpdate(current, update);
+    const links = update.links ? replacedLinks(linksOf(current), update.links) : null;
     const changes =
-      (update.subject != null && update.subject !== current.subject) || (update.status != null && update.status !== current.status);
+      (update.subject != null && update.subject !== current.subject) ||
+      (update.status != null && update.status !== current.status) ||
+      (update.description != null && !isDeepStrictEqual(update.description, current.description)) ||
+      (links !== null && !isDeepStrictEqual(links, linksOf(current)));
     if (!changes) return current;
+    const json = (value: unknown) => (value == null ? null : JSON.stringify(value));
     const [updated] = await ctx.prisma.$queryRaw<ChangeRequest[]>`
       UPDATE "ChangeRequest"
          SET subject = coalesce(${update.subject ?? null}, subject),
-             status = coalesce(${update.status ?? null}::"ChangeRequestStatus", status), "updatedAt" = ${ctx.clock.now()}
+             status = coalesce(${update.status ?? null}::"ChangeRequestStatus", status),
+             description = coalesce(${json(update.description)}::jsonb, description),
+             links = coalesce(${json(links)}::jsonb, links), "updatedAt" = ${ctx.clock.now()}
        WHERE id = ${current.id} AND status = ${current.status}::"ChangeRequestStatus"
       RETURNING *`;
     if (updated) return updated;

@@ -12,7 +12,7 @@ import { rules } from '../kernel/validation.js';
 import { Space } from '../spaces/types.js';
 import { User } from '../users/types.js';
 import { changeRequests } from './access.js';
-import { type ChangeRequestFacts, changeRequestFacts } from './service.js';
+import { type ChangeRequestFacts, type ChangeRequestLink as ChangeRequestLinkValue, changeRequestFacts, linksOf } from './service.js';
 
 export const ChangeRequestStatusEnum = prismaEnum(
   'ChangeRequestStatus',
@@ -22,6 +22,20 @@ export const ChangeRequestStatusEnum = prismaEnum(
 
 const ChangeRequestUrls = builder.objectRef<{ location: string; app: string }>('ChangeRequestUrls').implement({
   fields: (t) => ({ location: t.exposeString('location'), app: t.exposeString('app') }),
+});
+
+const ChangeRequestLinkRef = builder.objectRef<ChangeRequestLinkValue['ref']>('ChangeRequestLinkRef').implement({
+  description: 'Where a link leads: a URL (GitBook’s ContentRefURL).',
+  fields: (t) => ({ kind: t.exposeString('kind'), url: t.exposeString('url') }),
+});
+
+const ChangeRequestLink = builder.objectRef<ChangeRequestLinkValue>('ChangeRequestLink').implement({
+  description: 'An external link of a change request (a ticket, say).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Given back in an update, it keeps the link.' }),
+    ref: t.field({ type: ChangeRequestLinkRef, resolve: (link) => link.ref }),
+    title: t.exposeString('title', { nullable: true }),
+  }),
 });
 
 const fact =
@@ -40,6 +54,13 @@ export const ChangeRequest = builder.objectRef<ChangeRequestRow>('ChangeRequest'
     number: t.exposeInt('number', { description: 'Incremental identifier within the space, from 1.' }),
     status: t.expose('status', { type: ChangeRequestStatusEnum }),
     subject: t.exposeString('subject'),
+    description: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'GitBook’s JSON document; null until one is set.',
+      resolve: (cr) => cr.description,
+    }),
+    links: t.field({ type: [ChangeRequestLink], description: 'External links, at most 10.', resolve: linksOf }),
     createdBy: t.field({ type: User, resolve: (cr, _args, ctx) => batchedRowById<UserRow>(ctx, 'User', cr.createdById) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

@@ -10,14 +10,17 @@
 //   declares account properties, a configuration holds only those, with values of their types.
 // - Spaces: with `space_selection` all, the installation is enabled in every space of its organization; with
 //   `selected`, in the spaces it is installed on. Installing on a space needs the space's `installIntegration`
-//   (creators and up) and an integration whose target includes spaces; under `all` the row holds the space's own
-//   configuration, and removing a space is refused (409: set the selection to `selected` first).
+//   (creators and up) and an integration whose target includes spaces. Installing on a space an installation enabled
+//   in all spaces (GitBook's documented flow: install in the organization, configure, then enable on chosen spaces)
+//   switches it to `selected`, with that space and any it was installed on before it was set to all: so it also needs
+//   the organization's `installIntegration` (admins), as it takes the integration from every other space. Under `all`,
+//   removing a space is refused (409: set the selection to `selected` first).
 import type { InstallationSpace, IntegrationInstallation } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { InstallationSelection } from '../generated/prisma/enums.js';
-import { authorize, authorizeReference, forbidden, organizations, spaces } from '../kernel/authorize.js';
+import { authorize, authorizeReference, can, forbidden, organizations, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
-import { badRequest, conflict, notFound } from '../kernel/errors.js';
+import { ApiError, badRequest, conflict, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { Membership } from '../kernel/permissions.js';
 import { viewerAdminSql } from './access.js';
@@ -177,16 +180,35 @@ async function installationForSpaces(ctx: Context, name: string, installationId:
 
 const targetDescription: Record<Target, string> = { all: 'all targets', site: 'sites', space: 'spaces', organization: 'its organization' };
 
-/** Installs the integration on a space of the installation's organization (the space's `installIntegration`). */
+/**
+ * Installs the integration on a space of the installation's organization (the space's `installIntegration`). An
+ * installation enabled in all spaces becomes `selected` (the organization's `installIntegration` too), in the same
+ * statement and only if the space was not installed on already.
+ */
 export async function installOnSpace(ctx: Context, name: string, installationId: string, spaceId: string): Promise<SpaceInstallationRow> {
   const { integration, installation } = await installationForSpaces(ctx, name, installationId);
   await authorizeReference(ctx, spaces, { id: spaceId, field: 'space', organizationId: installation.organizationId }, 'installIntegration');
   const target = integration.target as Target;
   if (!SPACE_TARGETS.includes(target))
     throw badRequest(`Invalid "space": this integration is installed on ${targetDescription[target]} only, not on spaces.`);
+  const narrows = installation.spaceSelection === 'all';
+  if (narrows) {
+    const organization = await rowOf(ctx, organizations, installation.organizationId);
+    if (!organization || !(await can(ctx, organizations, organization, 'installIntegration')))
+      throw new ApiError(
+        403,
+        'The installation is enabled in all spaces: installing it on one space enables it there only, which needs the ' +
+          '"installIntegration" permission on the organization.',
+      );
+  }
+  const selected = narrows
+    ? Prisma.sql`, selected AS (UPDATE "IntegrationInstallation" SET "spaceSelection" = 'selected', "updatedAt" = ${ctx.clock.now()}
+        WHERE id = ${installation.id} AND "spaceSelection" = 'all' AND EXISTS (SELECT 1 FROM inserted))`
+    : Prisma.empty;
   const [row] = await ctx.sql<InstallationSpace>(Prisma.sql`
-    INSERT INTO "InstallationSpace" ("installationId", "spaceId") VALUES (${installation.id}, ${spaceId})
-    ON CONFLICT DO NOTHING RETURNING *`);
+    WITH inserted AS (INSERT INTO "InstallationSpace" ("installationId", "spaceId") VALUES (${installation.id}, ${spaceId})
+                      ON CONFLICT DO NOTHING RETURNING *) ${selected}
+    SELECT * FROM inserted`);
   if (!row) throw conflict('The integration is already installed on this space.');
   return { ...row, integrationName: integration.name, status: installation.status, externalIds: installation.externalIds };
 }

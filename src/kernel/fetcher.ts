@@ -4,6 +4,8 @@
 // address, nor to an IPv6 address that carries one (IPv4-mapped, NAT64, 6to4, ...). The check runs on the addresses
 // a name resolves to, when the connection is made (so a name that resolves differently the second time cannot slip
 // past), and on literal addresses before. ALLOW_PRIVATE_NETWORK=true lifts that refusal, for tests and intranets.
+// Besides the exchange's timeout, no wait may pass the idle timeout (FETCH_IDLE_TIMEOUT_SECONDS): for a connection,
+// for the answer's headers, between two pieces of its body. Either way the failure is a TIMEOUT, never NETWORK.
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -116,7 +118,22 @@ export function isPublicAddress(address: string): boolean {
 /** Where a URL points, for messages: scheme and host, without credentials, path or query. */
 const origin = (url: URL) => `${url.protocol}//${url.host}`;
 
-export function createFetcher(config: { allowPrivateNetwork: boolean }): Fetcher {
+/** The errors undici and the system give for a wait that ran out, and the wait they name. */
+const WAITS_RUN_OUT: Record<string, 'connect' | 'headers' | 'body'> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect',
+  ETIMEDOUT: 'connect',
+  UND_ERR_HEADERS_TIMEOUT: 'headers',
+  UND_ERR_BODY_TIMEOUT: 'body',
+};
+
+export interface FetcherConfig {
+  allowPrivateNetwork: boolean;
+  /** The longest wait for a connection, for an answer's headers, or between two pieces of its body (default 10 s). */
+  idleTimeoutMs?: number;
+}
+
+export function createFetcher(config: FetcherConfig): Fetcher {
+  const idleTimeoutMs = config.idleTimeoutMs ?? DEFAULTS.timeoutMs;
   const lookup: net.LookupFunction = (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
@@ -129,7 +146,7 @@ export function createFetcher(config: { allowPrivateNetwork: boolean }): Fetcher
       callback(null, addresses[0].address, addresses[0].family);
     });
   };
-  const agent = new Agent({ connect: { lookup }, headersTimeout: DEFAULTS.timeoutMs, bodyTimeout: DEFAULTS.timeoutMs });
+  const agent = new Agent({ connect: { lookup, timeout: idleTimeoutMs }, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs });
 
   /** The URL, if it may be fetched at all: http(s), and not a literal non-public address. */
   function checked(text: string): URL {
@@ -217,7 +234,11 @@ export function createFetcher(config: { allowPrivateNetwork: boolean }): Fetcher
     if (exchange.signal.aborted)
       return new FetchError('TIMEOUT', `${origin(exchange.url)} did not answer within ${exchange.timeoutMs} ms.`);
     // The cause's code, not its message, which may quote the URL.
-    const code = (cause as { code?: string })?.code ?? (error as Error).name;
+    const code = (cause as { code?: string })?.code ?? (error as { code?: string }).code ?? (error as Error).name;
+    const waited = WAITS_RUN_OUT[code];
+    if (waited === 'connect') return new FetchError('TIMEOUT', `${origin(exchange.url)} did not accept a connection in time (${code}).`);
+    if (waited === 'headers') return new FetchError('TIMEOUT', `${origin(exchange.url)} did not answer within ${idleTimeoutMs} ms.`);
+    if (waited === 'body') return new FetchError('TIMEOUT', `${origin(exchange.url)} sent nothing more for ${idleTimeoutMs} ms.`);
     return new FetchError('NETWORK', `${origin(exchange.url)} could not be reached (${code}).`);
   }
 

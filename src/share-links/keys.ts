@@ -1,5 +1,6 @@
 // Share-link keys: the secret in a share link's URL that opens a `share-link` site to whoever holds it. A key is 32
 // random characters; it is stored hashed (to find its link) and sealed (to show the link's URL to the site's admins).
+import { z } from 'zod';
 import type { ShareLink } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
@@ -21,3 +22,16 @@ export async function activeShareLink(ctx: Context, siteId: string, key: string)
     SELECT * FROM "ShareLink" WHERE "keyHash" = ${hashToken(key)} AND "siteId" = ${siteId} AND active`);
   return link ?? null;
 }
+
+/**
+ * The `shareKey` argument of every read that answers published URLs (GitBook's query parameter of the same name). It
+ * never grants access: an active key of a share-link site in the answer makes that site's published URLs appear,
+ * carrying it; any other key (wrong, deactivated, another site's) is ignored, the answer being the one without it.
+ * Keys are 32 characters: a value over 100 cannot be one and is refused (400).
+ */
+export const shareKeyArgument = {
+  description:
+    'A share key: with an active key of a share-link site, the published URLs of that site in the answer carry it; ' +
+    'any other key is ignored (it never grants access). At most 100 characters.',
+  validate: z.string().max(100),
+} as const;

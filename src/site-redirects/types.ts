@@ -8,6 +8,7 @@ import { childResource } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import { containsPattern, type ListSource, listArgs, listOf, listPage, type OrderColumn } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
+import { shareKeyArgument } from '../share-links/keys.js';
 import { sites } from '../sites/access.js';
 import { Site } from '../sites/types.js';
 import type { Destination } from './destinations.js';
@@ -150,10 +151,7 @@ builder.objectFields(Site, (t) => ({
     description: 'The live redirect that answers a path (exact source first, else the longest matching wildcard), and its target.',
     args: {
       source: t.arg.string({ required: true, description: 'The path visited.', validate: sourceRule }),
-      shareKey: t.arg.string({
-        description: 'For a share-link site: a share key, carried by the target URL when it is valid and active.',
-        validate: z.string().max(100),
-      }),
+      shareKey: t.arg.string(shareKeyArgument),
     },
     resolve: (site, args, ctx) => lookUpRedirect(ctx, site, args.source, args.shareKey),
   }),

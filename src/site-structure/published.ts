@@ -15,7 +15,7 @@ import type { Context } from '../kernel/context.js';
 import { ApiError } from '../kernel/errors.js';
 import { rules } from '../kernel/validation.js';
 import { verifyVisitorToken } from '../publishing-auth/visitors.js';
-import { activeShareLink } from '../share-links/keys.js';
+import { activeShareLink, shareKeyArgument } from '../share-links/keys.js';
 import { Site } from '../sites/types.js';
 import { presentedShareKeys, publishedUrl, siteBaseUrl } from '../sites/urls.js';
 import { siteSpaceUrlPath } from './paths.js';
@@ -103,7 +103,7 @@ builder.prismaObjectFields('Site', (t) => ({
     description:
       'The published view: live (not draft) sections and site spaces. Published URLs appear for a published site, and for a ' +
       'share-link site only with an active `shareKey` of it (a wrong or inactive key answers the same view without them).',
-    args: { shareKey: t.arg.string({ validate: z.string().max(256) }) },
+    args: { shareKey: t.arg.string(shareKeyArgument) },
     resolve: async (site, args, ctx) => {
       const key = site.visibility === 'share_link' ? await provenShareKey(ctx, site.id, args.shareKey) : null;
       if (key) presentedShareKeys.set(site, key);

@@ -2,7 +2,6 @@
 // and the lists of a site's site spaces and sections. A site space embeds its whole Space; every per-row value (the
 // space, the site and section behind its URL and default flag, a section's site spaces) is read in one statement per
 // page, whatever the page size.
-import { z } from 'zod';
 import {
   Prisma,
   type Site as SiteRow,
@@ -19,7 +18,7 @@ import { type ListPage, type ListSource, listArgs, listOf, listPage } from '../k
 import { visibleToViewerSql } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
-import { activeShareLink } from '../share-links/keys.js';
+import { activeShareLink, shareKeyArgument } from '../share-links/keys.js';
 import { presentedShareKeys, visiblePublishedUrl } from '../sites/urls.js';
 import { Space } from '../spaces/types.js';
 import { siteSections, siteSpaces } from './access.js';
@@ -214,11 +213,6 @@ export async function provenShareKey(ctx: Context, siteId: string, key: string |
   return (await activeShareLink(ctx, siteId, key)) ? key : null;
 }
 
-const shareKeyArg = {
-  description: 'A share key of the site: with an active one, the published URLs of a share-link site are shown.',
-  validate: z.string().max(256),
-} as const;
-
 /** The default flag of a site space, as SQL on a row `t` of SiteSpace. */
 const isDefaultSql = Prisma.sql`(CASE WHEN t."sectionId" IS NULL
     THEN (SELECT s."defaultSiteSpaceId" FROM "Site" s WHERE s.id = t."siteId")
@@ -273,20 +267,20 @@ builder.prismaObjectFields('Site', (t) => ({
     args: {
       ...listArgs,
       default: t.arg.boolean({ description: 'true: only default site spaces; false: only the others; absent: all.' }),
-      shareKey: t.arg.string(shareKeyArg),
+      shareKey: t.arg.string(shareKeyArgument),
     },
     resolve: (site, args, ctx, info) => withShareKey(listPage(siteSpacesOfSite, ctx, info, site.id, args), ctx, site.id, args.shareKey),
   }),
   sections: t.field({
     type: SiteSectionList,
     description: 'The site’s sections, by position, each with its site spaces.',
-    args: { ...listArgs, shareKey: t.arg.string(shareKeyArg) },
+    args: { ...listArgs, shareKey: t.arg.string(shareKeyArgument) },
     resolve: (site, args, ctx, info) => withShareKey(listPage(sectionsOfSite, ctx, info, site.id, args), ctx, site.id, args.shareKey),
   }),
   structure: t.field({
     type: SiteStructure,
     description: 'The site’s sections with their site spaces, or its site spaces when it has no sections; drafts included.',
-    args: { shareKey: t.arg.string(shareKeyArg) },
+    args: { shareKey: t.arg.string(shareKeyArgument) },
     resolve: async (site, args, ctx) =>
       structureOf(ctx, site.id, { live: false, key: await provenShareKey(ctx, site.id, args.shareKey), for: 'viewer' }),
   }),

@@ -8,6 +8,8 @@ import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from 
 import { policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
+import { shareKeyArgument } from '../share-links/keys.js';
+import { sharedPublishedUrl, sharedPublishedUrls } from '../site-structure/space-urls.js';
 import { type SpaceCounts, spaceCounts } from './counts.js';
 
 export const SpaceVisibilityEnum = restEnum('SpaceVisibility', {
@@ -34,8 +36,11 @@ const SpaceUrls = builder.objectRef<SpaceLinks>('SpaceUrls').implement({
     app: t.exposeString('app'),
     published: t.string({
       nullable: true,
-      description: 'Published URL: where the space is live in a published site that is not share-link.',
-      resolve: async (links, _args, ctx) => (await spaceCounts.of(ctx, links.space)).urls.published,
+      description:
+        'Published URL: where the space is live in a published site that is not share-link; read with an active share key ' +
+        '(`shareKey`), where it is live in the share-link site the key opens, carrying the key.',
+      resolve: async (links, _args, ctx) =>
+        (await sharedPublishedUrls.of(ctx, links.space)) ?? (await spaceCounts.of(ctx, links.space)).urls.published,
     }),
     public: t.string({
       nullable: true,
@@ -122,8 +127,12 @@ builder.queryFields((t) => ({
   space: t.prismaField({
     type: 'Space',
     description: 'A space, also while it is deleted (it then carries deletedAt).',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => (await authorize(ctx, spaces, args.id, 'view', { query })).row,
+    args: { id: t.arg.id({ required: true }), shareKey: t.arg.string(shareKeyArgument) },
+    resolve: async (query, _root, args, ctx) => {
+      const { row } = await authorize(ctx, spaces, args.id, 'view', { query });
+      if (args.shareKey) sharedPublishedUrls.set(row, await sharedPublishedUrl(ctx, row.id, args.shareKey));
+      return row;
+    },
   }),
 }));
 

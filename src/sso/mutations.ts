@@ -5,7 +5,7 @@ import { MemberRoleEnum } from '../kernel/enums.js';
 import { notNull, rules } from '../kernel/validation.js';
 import { certificatePem } from './saml.js';
 import * as service from './service.js';
-import { SamlProvider } from './types.js';
+import { SamlProvider, UNSET_SSO_URL } from './types.js';
 
 const MAX_CERTIFICATE = 10_000;
 
@@ -16,8 +16,9 @@ const entityID = z
   .trim()
   .max(1024)
   .transform((id) => id || null);
-// The service redirects browsers there: only web URLs.
-const ssoURL = z.union([z.literal('').transform(() => null), rules.httpUrl(2048)]);
+// The service redirects browsers there: only web URLs. What a pending provider answers (UNSET_SSO_URL) clears it too,
+// so that a provider read and sent back unchanged stays as it was.
+const ssoURL = z.union([z.literal(['', UNSET_SSO_URL]).transform(() => null), rules.httpUrl(2048)]);
 const certificate = z
   .string()
   .max(MAX_CERTIFICATE)
@@ -37,7 +38,7 @@ const fields = {
     validate: certificate,
   },
   ssoURL: {
-    description: 'The identity provider’s sign-in URL (http or https), at most 2048 characters; null or empty clears it.',
+    description: `The identity provider’s sign-in URL (http or https), at most 2048 characters; null, empty or \`${UNSET_SSO_URL}\` clears it.`,
     validate: ssoURL,
   },
   defaultTeam: { description: 'A team of the organization that people join when they first sign in; null: none.', validate: rules.id },

@@ -5,9 +5,8 @@ const provider = '/v1/orgs/:organizationId/saml/:samlProviderId';
 
 export const ssoRest: RestModule = {
   fragments: {
-    // Null until set: the identity provider's fields of a pending provider, and a role meaning guests.
-    SamlProvider:
-      'object id label ssoURL @keepNull entityID @keepNull certificate @keepNull defaultTeam defaultRole @keepNull createdAt status service urls',
+    // A null role means guests.
+    SamlProvider: 'object id label ssoURL entityID certificate defaultTeam defaultRole @keepNull createdAt status service urls',
   },
   routes: [
     route('GET /v1/orgs/:organizationId/saml', 'listSAMLProvidersInOrganizationById', 'organization(id: $organizationId).samlProviders'),

@@ -14,6 +14,12 @@ import { Team } from '../teams/types.js';
 import { samlProviders } from './access.js';
 import { serviceOf } from './saml.js';
 
+/**
+ * The sign-in URL a provider answers until its own is set: a URI (as GitBook's shape requires) that leads nowhere, and
+ * that an update takes back as "not set".
+ */
+export const UNSET_SSO_URL = 'about:blank';
+
 export const SamlProviderStatusEnum = prismaEnum(
   'SamlProviderStatus',
   SamlProviderStatus,
@@ -40,11 +46,19 @@ export const SamlProvider = builder.objectRef<SamlProviderRow>('SamlProvider').i
     object: t.string({ resolve: () => 'saml-provider' }),
     id: t.exposeID('id'),
     label: t.exposeString('label'),
-    ssoURL: t.exposeString('ssoURL', { nullable: true, description: 'The identity provider’s sign-in URL; null until set.' }),
-    entityID: t.exposeString('entityID', { nullable: true, description: 'The identity provider’s entity id; null until set.' }),
-    certificate: t.exposeString('certificate', {
-      nullable: true,
-      description: 'The identity provider’s signing certificate, in PEM; null until set.',
+    // GitBook's SAMLProvider requires all three, as strings (ssoURL a URI), in every published version: a pending
+    // provider answers placeholders that no configured one can have, and its status says it is pending.
+    ssoURL: t.string({
+      description: `The identity provider’s sign-in URL; \`${UNSET_SSO_URL}\` until set.`,
+      resolve: (provider) => provider.ssoURL ?? UNSET_SSO_URL,
+    }),
+    entityID: t.string({
+      description: 'The identity provider’s entity id; empty until set.',
+      resolve: (provider) => provider.entityID ?? '',
+    }),
+    certificate: t.string({
+      description: 'The identity provider’s signing certificate, in PEM; empty until set.',
+      resolve: (provider) => provider.certificate ?? '',
     }),
     defaultTeam: t.field({
       type: Team,

@@ -1,6 +1,7 @@
 // Change requests: creation (a draft on a line of its own, numbered 1, 2, ... per space, also under concurrency), reading
-// by id or number, subject and status changes along the allowed transitions, the space's list with its filters and
-// pages, open-comment counts and `outdated`, the space's counters, and who may do what.
+// by id or number, subject and status changes along the allowed transitions, a description and links kept and answered
+// on every read (links replaced as a whole), the space's list with its filters and pages, open-comment counts and
+// `outdated`, the space's counters, and who may do what.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeRequest, Space } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
@@ -211,8 +212,6 @@ describe('PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}', () => {
     t.clock.advanceMs(60_000);
     expect((await patch(world.editor.token, space.id, cr.id, {})).body).toEqual(byNumber.body);
     expect((await patch(world.editor.token, space.id, cr.id, { subject: 'Newer', status: 'open' })).body).toEqual(byNumber.body);
-    // GitBook's other fields are accepted and ignored.
-    expect((await patch(world.editor.token, space.id, cr.id, { description: { nodes: [] }, links: [] })).status).toBe(200);
   });
 
   it('allows draft -> open -> draft, draft or open -> archived -> open; anything else is 409 naming both states', async () => {
@@ -294,6 +293,141 @@ describe('PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}', () => {
     expect(await counters(space.id)).toEqual({ all: 3, open: 1, draft: 0 });
     await patch(world.admin.token, space.id, c.id, { status: 'open' });
     expect(await counters(space.id)).toEqual({ all: 3, open: 2, draft: 0 });
+  });
+});
+
+/** A JSON document of one paragraph, as GitBook's editor writes a change request's description. */
+const paragraph = (text: string) => ({
+  object: 'document',
+  data: {},
+  nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }],
+});
+const ticket = (n: number, title?: string) => ({
+  ref: { kind: 'url' as const, url: `https://tickets.example.com/DOC-${n}` },
+  ...(title && { title }),
+});
+
+describe('a change request’s description and links (PATCH)', () => {
+  const CR = '/spaces/{spaceId}/change-requests/{changeRequestId}';
+
+  it('keeps them and answers them on every read, REST through the official client and GraphQL, matching the spec', async () => {
+    const space = await newSpace();
+    const cr = await changeRequest(space.id, 'Described');
+    const api = gitbookClient('0202', t.url, world.editor.token);
+    const description = paragraph('Why this change: the install steps were wrong.');
+    const { data, status } = await api.spaces.updateChangeRequestById(space.id, cr.id, {
+      description: description as never,
+      links: [ticket(1, 'The bug'), ticket(2)],
+    });
+    expect(status).toBe(200);
+    for (const version of ['0202', '0181'] as const) expectMatchesSpec(version, 'patch', CR, 200, data);
+    expect(data.description).toEqual(description);
+    expect(data.links).toEqual([
+      { id: expect.any(String), ref: { kind: 'url', url: 'https://tickets.example.com/DOC-1' }, title: 'The bug' },
+      { id: expect.any(String), ref: { kind: 'url', url: 'https://tickets.example.com/DOC-2' } },
+    ]);
+    expect(data.links![0].id).not.toBe(data.links![1].id);
+
+    const read = await gitbookClient('0202', t.url, world.reader.token).spaces.getChangeRequestById(space.id, cr.id);
+    expectMatchesSpec('0202', 'get', CR, 200, read.data);
+    expect({ description: read.data.description, links: read.data.links }).toEqual({ description, links: data.links });
+    const listed = await api.spaces.listChangeRequestsForSpace(space.id, { status: 'draft' } as never);
+    expectMatchesSpec('0202', 'get', '/spaces/{spaceId}/change-requests', 200, listed.data);
+    expect(listed.data.items.find((item) => item.id === cr.id)).toMatchObject({ description, links: data.links });
+    const graphql = await t.request('POST', '/graphql', {
+      token: world.reader.token,
+      body: {
+        query: 'query ($s: ID!, $id: ID!) { changeRequest(spaceId: $s, id: $id) { description links { id ref { kind url } title } } }',
+        variables: { s: space.id, id: cr.id },
+      },
+    });
+    expect(graphql.body).toEqual({
+      data: { changeRequest: { description, links: data.links!.map((link) => ({ title: null, ...link })) } },
+    });
+
+    // Unchanged, nothing is written: updatedAt stays.
+    t.clock.advanceMs(60_000);
+    const again = await patch(world.editor.token, space.id, cr.id, { description, links: data.links });
+    expect(again.body.updatedAt).toBe(data.updatedAt);
+  });
+
+  it('replaces the links as a whole: a given id keeps its link, a link without one is new, [] removes them all', async () => {
+    const space = await newSpace();
+    const cr = await changeRequest(space.id);
+    const first = (await patch(world.editor.token, space.id, cr.id, { links: [ticket(1), ticket(2), ticket(3)] })).body.links;
+    const replaced = await patch(world.editor.token, space.id, cr.id, {
+      links: [{ ...ticket(30, 'Renumbered'), id: first[2].id }, ticket(4), { id: first[0].id, ...ticket(1) }],
+    });
+    expect(replaced.status, replaced.text).toBe(200);
+    expect(replaced.body.links).toEqual([
+      { id: first[2].id, ref: { kind: 'url', url: 'https://tickets.example.com/DOC-30' }, title: 'Renumbered' },
+      { id: expect.any(String), ref: { kind: 'url', url: 'https://tickets.example.com/DOC-4' } },
+      first[0],
+    ]);
+    expect(first.map((link: { id: string }) => link.id)).not.toContain(replaced.body.links[1].id);
+    // Left out of a PATCH, the links stay.
+    expect((await patch(world.editor.token, space.id, cr.id, { subject: 'Renamed' })).body.links).toEqual(replaced.body.links);
+    const removed = await patch(world.editor.token, space.id, cr.id, { links: [] });
+    expect(removed.body.links).toEqual([]);
+    expectMatchesSpec('0202', 'patch', CR, 200, removed.body);
+    expect((await t.prisma.changeRequest.findUniqueOrThrow({ where: { id: cr.id } })).links).toEqual([]);
+  });
+
+  it('refuses more than 10 links, a bad link or id, a description that is no JSON document, and null (400), writing nothing', async () => {
+    const space = await newSpace();
+    const cr = await changeRequest(space.id);
+    const [kept] = (await patch(world.editor.token, space.id, cr.id, { links: [ticket(1)] })).body.links;
+    const eleven = Array.from({ length: 11 }, (_, i) => ticket(i));
+    for (const [body, message] of [
+      [{ links: eleven }, 'Invalid "links": must have at most 10 items.'],
+      [{ links: [{ ref: { kind: 'page', url: 'https://x.example.com/' } }] }, 'Invalid "links.0.ref.kind": must be one of "url".'],
+      [{ links: [{ ref: { kind: 'url', url: 'javascript:alert(1)' } }] }, 'Invalid "links.0.ref.url": must be an http or https URL.'],
+      [{ links: [{ ref: { kind: 'url' } }] }, 'Invalid "links.0.ref.url": required.'],
+      [{ links: [{ ...ticket(1), title: 'x'.repeat(129) }] }, 'Invalid "links.0.title": must be at most 128 characters.'],
+      [
+        { links: [ticket(1), { ...ticket(2), id: 'notALinkOfThisOne001' }] },
+        'Invalid "links.1.id": is not the id of a link of this change request.',
+      ],
+      [
+        {
+          links: [
+            { ...ticket(1), id: kept.id },
+            { ...ticket(2), id: kept.id },
+          ],
+        },
+        'Invalid "links.1.id": names a link given before it.',
+      ],
+      [{ links: null }, 'Invalid "links": must not be null.'],
+      [{ description: { nodes: [] } }, 'Invalid "description.object": must be one of "document".'],
+      [{ description: { object: 'document', data: {} } }, 'Invalid "description.nodes": must be an array of blocks.'],
+      [
+        { description: { object: 'document', data: {}, nodes: [{ object: 'text' }] } },
+        'Invalid "description.nodes.0.object": must be one of "block".',
+      ],
+      [{ description: 'Why' }, 'Invalid "description": must be a JSON document ({object: "document", data, nodes}).'],
+      [{ description: { object: 'document', data: [], nodes: ['text'] } }, 'Invalid "description.data": must be an object.'],
+      [{ description: null }, 'Invalid "description": must not be null.'],
+    ] as const) {
+      const res = await patch(world.editor.token, space.id, cr.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toEqual({ error: { code: 400, message } });
+    }
+    const row = await t.prisma.changeRequest.findUniqueOrThrow({ where: { id: cr.id } });
+    expect({ description: row.description, links: row.links }).toEqual({ description: null, links: [kept] });
+  });
+
+  it('keeps a merged change request’s description (409) but still takes its links', async () => {
+    const space = await newSpace();
+    const cr = await changeRequest(space.id);
+    const description = paragraph('Shipped');
+    await patch(world.editor.token, space.id, cr.id, { description });
+    await t.prisma.changeRequest.update({ where: { id: cr.id }, data: { status: 'merged' } });
+    const changed = await patch(world.editor.token, space.id, cr.id, { description: paragraph('Rewritten') });
+    expect(changed.status).toBe(409);
+    expect(changed.body.error.message).toBe('The change request is merged; its description can no longer change.');
+    const linked = await patch(world.editor.token, space.id, cr.id, { description, links: [ticket(7)] });
+    expect(linked.status).toBe(200);
+    expect(linked.body).toMatchObject({ description, links: [{ ref: { url: 'https://tickets.example.com/DOC-7' } }] });
   });
 });
 

@@ -392,6 +392,74 @@ describe('installations on spaces', () => {
     });
   });
 
+  it('follows GitBook’s documented flow through the official client: install, configure, then enable on chosen spaces', async () => {
+    const name = await publishedIntegration({
+      target: 'space',
+      configurations: { account: { properties: { token: { type: 'string' } }, required: ['token'] } },
+    });
+    const admin = gitbookClient('0202', t.url, world.admin.token);
+    const installation = (await admin.integrations.installIntegration(name, { organization: acme })).data;
+    expect(installation).toMatchObject({ status: 'pending', space_selection: 'all' });
+    const configured = await admin.integrations.updateIntegrationInstallation(name, installation.id, { configuration: { token: 'abc' } });
+    expect(configured.data).toMatchObject({ status: 'active', space_selection: 'all' });
+    const chosen = await buildSpace(t.prisma, { organizationId: acme, title: 'Chosen' });
+    const alsoChosen = await buildSpace(t.prisma, { organizationId: acme, title: 'Also chosen' });
+    const left = await buildSpace(t.prisma, { organizationId: acme, title: 'Left out' });
+
+    t.clock.advanceMs(1000);
+    const first = await admin.integrations.installIntegrationOnSpace(name, installation.id, { space: chosen.id });
+    expect(first.status).toBe(201);
+    expectMatchesSpec('0202', 'post', `${INSTALLATION}/spaces`, 201, first.data);
+    expect(first.data).toMatchObject({ installation: installation.id, space: chosen.id, status: 'active' });
+    // Enabled on that space only, from now on: the selection is `selected`.
+    const read = async () => (await admin.integrations.getIntegrationInstallationById(name, installation.id)).data;
+    const narrowed = await read();
+    expect(narrowed).toMatchObject({ space_selection: 'selected', spaces: 1 });
+    expect(new Date(narrowed.updatedAt).getTime()).toBe(new Date(configured.data.updatedAt).getTime() + 1000);
+    await gitbookClient('0202', t.url, world.creator.token).integrations.installIntegrationOnSpace(name, installation.id, {
+      space: alsoChosen.id,
+    });
+    expect(await read()).toMatchObject({ space_selection: 'selected', spaces: 2 });
+    const listed = await admin.integrations.listIntegrationInstallationSpaces(name, installation.id);
+    expect(listed.data.items.map((item) => item.space).sort()).toEqual([chosen.id, alsoChosen.id].sort());
+    const enabledIn = async (spaceId: string) =>
+      (await admin.spaces.listSpaceIntegrations(spaceId)).data.items.some((integration) => integration.name === name);
+    expect([await enabledIn(chosen.id), await enabledIn(alsoChosen.id), await enabledIn(left.id)]).toEqual([true, true, false]);
+    // And a chosen space can be taken out again.
+    expect((await admin.integrations.uninstallIntegrationFromSpace(name, installation.id, chosen.id)).status).toBe(205);
+    expect(await read()).toMatchObject({ space_selection: 'selected', spaces: 1 });
+  });
+
+  it('narrows an installation enabled in all spaces for the organization’s admins only (403 below), keeping it when refused', async () => {
+    const name = await publishedIntegration();
+    const { id } = await installed(name);
+    const post = (token: string, space: string) =>
+      t.request('POST', `/v1/integrations/${name}/installations/${id}/spaces`, { token, body: { space } });
+    const refused = await post(world.creator.token, guide.id);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe(
+      'The installation is enabled in all spaces: installing it on one space enables it there only, which needs the ' +
+        '"installIntegration" permission on the organization.',
+    );
+    expect((await t.prisma.integrationInstallation.findUniqueOrThrow({ where: { id } })).spaceSelection).toBe('all');
+    expect(await t.prisma.installationSpace.count({ where: { installationId: id } })).toBe(0);
+    // Once selected, creators choose spaces; set back to all, the spaces chosen before come back with the next one.
+    expect((await post(world.admin.token, guide.id)).status).toBe(201);
+    expect((await post(world.creator.token, manual.id)).status).toBe(201);
+    const patch = (body: object) => t.request('PATCH', `/v1/integrations/${name}/installations/${id}`, { token: world.admin.token, body });
+    expect((await patch({ space_selection: 'all' })).body).toMatchObject({ space_selection: 'all' });
+    const third = await buildSpace(t.prisma, { organizationId: acme, title: 'Third' });
+    expect((await post(world.admin.token, third.id)).status).toBe(201);
+    expect((await t.request('GET', `/v1/integrations/${name}/installations/${id}`, { token: world.admin.token })).body).toMatchObject({
+      space_selection: 'selected',
+      spaces: 3,
+    });
+    // Installed on already under `all`: 409, and the selection stays all.
+    await patch({ space_selection: 'all' });
+    expect((await post(world.admin.token, third.id)).status).toBe(409);
+    expect((await t.prisma.integrationInstallation.findUniqueOrThrow({ where: { id } })).spaceSelection).toBe('all');
+  });
+
   it('refuses to remove a space from an installation enabled in all spaces (409)', async () => {
     const name = await publishedIntegration();
     const { id } = await installed(name);
@@ -403,6 +471,10 @@ describe('installations on spaces', () => {
         })
       ).status,
     ).toBe(201);
+    await t.request('PATCH', `/v1/integrations/${name}/installations/${id}`, {
+      token: world.admin.token,
+      body: { space_selection: 'all' },
+    });
     const res = await t.request('DELETE', `/v1/integrations/${name}/installations/${id}/spaces/${guide.id}`, { token: world.admin.token });
     expect(res.status).toBe(409);
     expect(res.body.error.message).toMatch(/enabled in all spaces: set its space_selection to "selected"/);

@@ -28,6 +28,7 @@ import type { World } from '../support/world.js';
  * that every field returning them sits on a protected type or on another part), or public by nature.
  */
 const parts = new Set([
+  'ChangeRequestLink',
   'ChangedRevisionFile',
   'ChangedRevisionPage',
   'CommentMention',

@@ -1,7 +1,8 @@
 // The guarded fetcher: non-public addresses are refused (literal or resolved) unless private networks are allowed;
-// redirects are followed by hand up to a limit; timeouts and size caps end a fetch; errors never show credentials.
+// redirects are followed by hand up to a limit; timeouts and size caps end a fetch; a wait past the idle timeout
+// (headers, body) is a TIMEOUT like the exchange's own, other network failures NETWORK; errors never show credentials.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetcher, type FetchError, isPublicAddress } from '../../src/kernel/fetcher.js';
 
@@ -148,6 +149,66 @@ describe('the guarded fetcher', () => {
       });
     } finally {
       await fetcher.close();
+    }
+  });
+
+  it('tells a wait past the idle timeout as TIMEOUT, before the exchange’s own, and other failures as NETWORK', async () => {
+    // Real TCP servers: one that accepts and never answers, one that sends headers then stalls the body, one that hangs up.
+    const sockets = new Set<net.Socket>();
+    const tcpServer = (onRequest: (socket: net.Socket) => void) =>
+      net.createServer((socket) => {
+        sockets.add(socket);
+        socket.once('data', () => onRequest(socket));
+      });
+    const servers = {
+      silent: tcpServer(() => {}),
+      stalling: tcpServer((socket) => socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a"')),
+      hangingUp: tcpServer((socket) => socket.destroy()),
+    };
+    const ports: Record<string, number> = {};
+    for (const [name, server] of Object.entries(servers)) {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      ports[name] = (server.address() as AddressInfo).port;
+    }
+    const fetcher = createFetcher({ allowPrivateNetwork: true, idleTimeoutMs: 300 });
+    try {
+      const url = (name: string) => `http://127.0.0.1:${ports[name]}/openapi.json`;
+      const started = performance.now();
+      expect(await failure(fetcher.get(url('silent'), { timeoutMs: 30_000 }))).toEqual({
+        code: 'TIMEOUT',
+        message: `http://127.0.0.1:${ports.silent} did not answer within 300 ms.`,
+      });
+      expect(await failure(fetcher.get(url('stalling'), { timeoutMs: 30_000 }))).toEqual({
+        code: 'TIMEOUT',
+        message: `http://127.0.0.1:${ports.stalling} sent nothing more for 300 ms.`,
+      });
+      const streamed = await fetcher.request(url('stalling'), { timeoutMs: 30_000 });
+      expect(
+        await failure(
+          (async () => {
+            for await (const _chunk of streamed.body);
+          })(),
+        ),
+      ).toMatchObject({ code: 'TIMEOUT' });
+      expect(performance.now() - started).toBeLessThan(10_000);
+      // The exchange's timeout, when it is the shorter, is told the same way.
+      expect(await failure(fetcher.get(url('silent'), { timeoutMs: 100 }))).toEqual({
+        code: 'TIMEOUT',
+        message: `http://127.0.0.1:${ports.silent} did not answer within 100 ms.`,
+      });
+      expect(await failure(fetcher.get(url('hangingUp')))).toMatchObject({ code: 'NETWORK' });
+      const closed = net.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const closedPort = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      expect(await failure(fetcher.get(`http://127.0.0.1:${closedPort}/`))).toEqual({
+        code: 'NETWORK',
+        message: `http://127.0.0.1:${closedPort} could not be reached (ECONNREFUSED).`,
+      });
+    } finally {
+      await fetcher.close();
+      for (const socket of sockets) socket.destroy();
+      for (const server of Object.values(servers)) server.close();
     }
   });
 

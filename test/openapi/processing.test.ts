@@ -1,11 +1,12 @@
 // Processing OpenAPI specifications in the background: sources served by a web server run by the test (loopback
 // allowed) go pending -> progress -> complete; a valid OpenAPI 3.1 JSON, 3.0 YAML or Swagger 2.0 document becomes a
 // version whose filesystem holds every file its external $refs reach; an invalid one, a slow one, a too large one and
-// a missing one fail with PARSE_ERROR, FETCH_TIMEOUT, FETCH_ERROR and FETCH_ERROR, keeping the latest version; a
+// a missing one fail with PARSE_ERROR, FETCH_TIMEOUT, FETCH_ERROR and FETCH_ERROR, keeping the latest version (a TCP
+// server that accepts and never answers, or stalls its body, is a FETCH_TIMEOUT too; one that hangs up a FETCH_ERROR); a
 // refresh creates a version only when the content changed; the scheduler refreshes URL sources an hour after their last
 // processing; text sources work the same, without a URL to resolve relative references against.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshOpenAPISpecs } from '../../src/openapi/processing.js';
 import { processingLimits } from '../../src/openapi/source.js';
@@ -79,6 +80,20 @@ let server: http.Server;
 let origin: string;
 const requested: string[] = [];
 
+/** Raw TCP servers that answer a request badly, by how: their base URLs, and every socket they accepted. */
+const tcpSockets = new Set<net.Socket>();
+const tcpServers: net.Server[] = [];
+const tcpOrigins: Record<'silent' | 'stalling' | 'hangingUp', string> = { silent: '', stalling: '', hangingUp: '' };
+async function tcpServer(name: keyof typeof tcpOrigins, onRequest: (socket: net.Socket) => void) {
+  const tcp = net.createServer((socket) => {
+    tcpSockets.add(socket);
+    socket.once('data', () => onRequest(socket));
+  });
+  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+  tcpServers.push(tcp);
+  tcpOrigins[name] = `http://127.0.0.1:${(tcp.address() as AddressInfo).port}`;
+}
+
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://test').pathname;
@@ -97,10 +112,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await tcpServer('silent', () => {});
+  await tcpServer('stalling', (socket) =>
+    socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"openapi": "3.1.0",'),
+  );
+  await tcpServer('hangingUp', (socket) => socket.destroy());
 });
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  for (const socket of tcpSockets) socket.destroy();
+  for (const tcp of tcpServers) tcp.close();
 });
 
 describe('processing OpenAPI specifications', () => {
@@ -111,7 +133,7 @@ describe('processing OpenAPI specifications', () => {
 
   beforeAll(async () => {
     processingLimits.fetchTimeoutMs = 500;
-    t = await startTestApp({ jobs: 1, env: { ALLOW_PRIVATE_NETWORK: 'true' } });
+    t = await startTestApp({ jobs: 1, env: { ALLOW_PRIVATE_NETWORK: 'true', FETCH_IDLE_TIMEOUT_SECONDS: '1' } });
     world = await buildWorld(t.prisma);
     org = world.organizationId;
   });
@@ -227,6 +249,27 @@ describe('processing OpenAPI specifications', () => {
     expect(latest.status).toBe(404);
     expect(latest.body.error.message).toBe('OpenAPI specification version not found');
     expect((await get(`${specPath(slug)}/versions`)).body).toEqual({ items: [], count: 0 });
+  });
+
+  it('fails a source that accepts and never answers, or stalls its body, with FETCH_TIMEOUT; one that hangs up with FETCH_ERROR', async () => {
+    // The processing's own timeout is the longer here: the fetcher's idle timeout (FETCH_IDLE_TIMEOUT_SECONDS=1) ends
+    // each wait first, as it does with the defaults (10 s idle, 15 s a file).
+    processingLimits.fetchTimeoutMs = 60_000;
+    try {
+      for (const [slug, name, code, message] of [
+        ['never-answers', 'silent', 'FETCH_TIMEOUT', /^TIMEOUT: http:\/\/127\.0\.0\.1:\d+ did not answer within 1000 ms\.$/],
+        ['stalls', 'stalling', 'FETCH_TIMEOUT', /^TIMEOUT: http:\/\/127\.0\.0\.1:\d+ sent nothing more for 1000 ms\.$/],
+        ['hangs-up', 'hangingUp', 'FETCH_ERROR', /^NETWORK: http:\/\/127\.0\.0\.1:\d+ could not be reached/],
+      ] as const) {
+        await create(slug, { url: `${tcpOrigins[name]}/openapi.json` });
+        const spec = await processed(slug);
+        expectMatchesSpec('0202', 'GET', '/orgs/{organizationId}/openapi/{specSlug}', 200, spec);
+        expect(spec.lastProcessErrorCode, slug).toBe(code);
+        expect(spec.lastProcessedErrors[0].message, slug).toMatch(message);
+      }
+    } finally {
+      processingLimits.fetchTimeoutMs = 500;
+    }
   });
 
   it('fails a spec whose $ref leads to a missing file with FETCH_ERROR', async () => {

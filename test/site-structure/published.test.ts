@@ -1,7 +1,8 @@
 // What a site publishes: the published view (live structure, customizations with the spec's defaults, URLs only for a
 // published site and, for a share-link site, only with an active key), the resolution of a visitor's URL
 // (hostname, proxy, SITES_URL; sections and site spaces; audiences enforced), a share-link and a visitor-auth scenario
-// end to end through the official client, and the published URLs of spaces.
+// end to end through the official client, the published URLs of spaces (a share key adds its share-link site's), and
+// the `shareKey` of every read that takes one: ignored when it is not an active key, 400 when it cannot be one.
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteVisibility } from '../../node_modules/gitbook-api-0202/dist/client.js';
@@ -332,5 +333,99 @@ describe('Space urls.published and urls.public', () => {
       true,
     );
     expect(all.statements).toBe(one.statements);
+  });
+});
+
+describe('shareKey on the reads that take it', () => {
+  /** A published share-link site with two live spaces (the second at its own path), and an active key of it. */
+  async function sharedSite(title: string) {
+    const api = client();
+    const created = (await api.orgs.createSite(acme, { title, visibility: 'share-link' as SiteVisibility })).data;
+    const site = await t.prisma.site.findUniqueOrThrow({ where: { id: created.id } });
+    await api.orgs.addSpaceToSite(acme, site.id, { spaceId: (await space(`${title} home`)).id });
+    const second = (await api.orgs.addSpaceToSite(acme, site.id, { spaceId: (await space(`${title} guide`)).id })).data;
+    await api.orgs.publishSite(acme, site.id);
+    const link = await api.orgs.createSiteShareLink(acme, site.id, { name: title });
+    const key = new URL(link.data.urls.published!).searchParams.get('share')!;
+    return { site, siteSpace: second, spaceId: second.space.id, key, linkId: link.data.id, root: `${SITES}/${acme}/${site.id}/` };
+  }
+
+  it('GET /v1/spaces/{spaceId}: an active key of a share-link site that holds the space adds its URL, with the key', async () => {
+    const shared = await sharedSite('Partner portal');
+    const reader = client(world.reader.token);
+    const read = async (shareKey?: string) => (await reader.spaces.getSpaceById(shared.spaceId, shareKey ? { shareKey } : {})).data;
+    expect((await read()).urls).not.toHaveProperty('published');
+    const withKey = await read(shared.key);
+    expectMatchesSpec('0202', 'get', '/spaces/{spaceId}', 200, withKey);
+    const url = `${shared.root}${shared.siteSpace.path}?share=${shared.key}`;
+    expect(withKey.urls.published).toBe(url);
+    expect(withKey.urls).not.toHaveProperty('public');
+    expect(shared.siteSpace.urls.published).toBeUndefined();
+    const graphql = await t.request('POST', '/graphql', {
+      token: world.reader.token,
+      body: {
+        query: 'query ($id: ID!, $key: String) { space(id: $id, shareKey: $key) { urls { published public } } }',
+        variables: { id: shared.spaceId, key: shared.key },
+      },
+    });
+    expect(graphql.body).toEqual({ data: { space: { urls: { published: url, public: null } } } });
+
+    // Published elsewhere too: the key's URL wins while the key is presented; public stays the public site's.
+    const open = await buildSite(t.prisma, acme, { published: true, visibility: 'public', basename: 'open-portal' });
+    await addSpace(open, { spaceId: shared.spaceId });
+    expect((await read()).urls).toMatchObject({ published: `${SITES}/${acme}/open-portal/`, public: `${SITES}/${acme}/open-portal/` });
+    expect((await read(shared.key)).urls).toMatchObject({ published: url, public: `${SITES}/${acme}/open-portal/` });
+
+    // Any other key is ignored: the answer is the one without a key.
+    const other = await sharedSite('Other portal');
+    const inactive = await sharedSite('Paused portal');
+    await client().orgs.updateSiteShareLinkById(acme, inactive.site.id, inactive.linkId, { active: false });
+    const withoutKey = (await read()).urls.published;
+    for (const key of ['wrong-key', other.key, inactive.key, `${shared.key.slice(0, -1)}x`])
+      expect((await read(key)).urls.published, key).toBe(withoutKey);
+    // A draft place, or an unpublished site, has no URL to add.
+    await t.request('PATCH', sitePath(shared.site, `/site-spaces/${shared.siteSpace.id}`), {
+      token: world.admin.token,
+      body: { draft: true },
+    });
+    expect((await read(shared.key)).urls.published).toBe(withoutKey);
+    await t.request('PATCH', sitePath(shared.site, `/site-spaces/${shared.siteSpace.id}`), {
+      token: world.admin.token,
+      body: { draft: false },
+    });
+    await client().orgs.unpublishSite(acme, shared.site.id);
+    expect((await read(shared.key)).urls.published).toBe(withoutKey);
+  });
+
+  it('never grants access: who cannot read the space does not find it with a key', async () => {
+    const shared = await sharedSite('Closed portal');
+    for (const person of [world.guest, world.outsider]) {
+      const res = await t.request('GET', `/v1/spaces/${shared.spaceId}?shareKey=${shared.key}`, { token: person.token });
+      expect(res.status).toBe(404);
+    }
+    expect((await t.request('GET', `/v1/spaces/${shared.spaceId}?shareKey=${shared.key}`, { token: null })).status).toBe(401);
+  });
+
+  it('takes the same key the same way on every read that lists it: ignored when wrong, 400 when it cannot be a key', async () => {
+    const shared = await sharedSite('Every read');
+    const site = sitePath(shared.site);
+    const reads = [
+      `/v1/spaces/${shared.spaceId}`,
+      `${site}/published`,
+      `${site}/structure`,
+      `${site}/site-spaces`,
+      `${site}/sections`,
+      `${site}/redirect?source=/nowhere`,
+    ];
+    const query = (path: string, key: string) => `${path}${path.includes('?') ? '&' : '?'}shareKey=${encodeURIComponent(key)}`;
+    for (const path of reads) {
+      const plain = await t.request('GET', path, { token: world.admin.token });
+      const wrong = await t.request('GET', query(path, 'not-a-key-of-anything'), { token: world.admin.token });
+      expect(wrong.status, path).toBe(plain.status);
+      expect(wrong.body, path).toEqual(plain.body);
+      const overlong = await t.request('GET', query(path, 'k'.repeat(101)), { token: world.admin.token });
+      expect(overlong.status, path).toBe(400);
+      expect(overlong.body, path).toEqual({ error: { code: 400, message: 'Invalid "shareKey": must be at most 100 characters.' } });
+    }
   });
 });

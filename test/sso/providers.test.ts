@@ -6,7 +6,7 @@ import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client
 import { MAX_PROVIDERS } from '../../src/sso/service.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildMember, buildOrganization } from '../support/factories.js';
-import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
+import { expectMatchesSpec, gitbookClient, specVersions } from '../support/openapi.js';
 import { buildWorld, type World } from '../support/world.js';
 import { createIdentityProvider, type IdentityProvider } from './identity-provider.js';
 
@@ -59,15 +59,51 @@ describe('POST /v1/orgs/{organizationId}/saml', () => {
     expect(headers.get('location')).toBe(data.urls.location);
   });
 
-  it('creates a pending provider from a label alone: null IdP fields, the default role read, no team', async () => {
+  it('creates a pending provider from a label alone: unset IdP fields, the default role read, no team', async () => {
     const res = await create(world.admin.token, { label: 'Later' });
     expect(res.status).toBe(201);
-    // GitBook's spec requires the IdP fields as strings; a pending provider has none, and says so with null.
-    expectMatchesDocument('ours', 'post', '/orgs/{organizationId}/saml', 201, res.body);
-    expect(res.body).toMatchObject({ status: 'pending', entityID: null, certificate: null, ssoURL: null, defaultRole: 'read' });
+    for (const version of specVersions) expectMatchesSpec(version, 'post', '/orgs/{organizationId}/saml', 201, res.body);
+    expect(res.body).toMatchObject({ status: 'pending', entityID: '', certificate: '', ssoURL: 'about:blank', defaultRole: 'read' });
     expect(res.body).not.toHaveProperty('defaultTeam');
     const guests = await create(world.admin.token, { label: 'Guests', defaultRole: null });
     expect(guests.body.defaultRole).toBeNull();
+  });
+
+  it('answers pending providers in every read in the shape of every published version: strings, a URI for ssoURL', async () => {
+    const { organization, owner } = await buildOrganization(t.prisma);
+    const org = organization.id;
+    const pending = (await create(owner.token, { label: 'Pending', entityID: idp.entityID }, org)).body;
+    await create(owner.token, { label: 'Active', entityID: idp.entityID, certificate: idp.certificate, ssoURL: idp.ssoURL }, org);
+    const { data } = await gitbookClient('0202', t.url, owner.token).orgs.listSamlProvidersInOrganizationById(org);
+    const one = (await t.request('GET', path(org, `/${pending.id}`), { token: owner.token })).body;
+    for (const version of specVersions) {
+      expectMatchesSpec(version, 'get', '/orgs/{organizationId}/saml', 200, data);
+      expectMatchesSpec(version, 'get', '/orgs/{organizationId}/saml/{samlProviderId}', 200, one);
+    }
+    expect(
+      data.items.map(({ label, status, entityID, certificate, ssoURL }) => ({ label, status, entityID, certificate, ssoURL })),
+    ).toEqual([
+      { label: 'Pending', status: 'pending', entityID: idp.entityID, certificate: '', ssoURL: 'about:blank' },
+      { label: 'Active', status: 'active', entityID: idp.entityID, certificate: idp.certificate.trim(), ssoURL: idp.ssoURL },
+    ]);
+    const graphql = await t.request('POST', '/graphql', {
+      token: owner.token,
+      body: {
+        query: 'query ($id: ID!) { organization(id: $id) { samlProviders { items { ssoURL entityID certificate } } } }',
+        variables: { id: org },
+      },
+    });
+    expect(graphql.body.data.organization.samlProviders.items[0]).toEqual({
+      ssoURL: 'about:blank',
+      entityID: idp.entityID,
+      certificate: '',
+    });
+    // Sent back as read, a pending provider stays as it was: the placeholders mean "not set".
+    const { id: _id, ...readBack } = one;
+    const patched = await t.request('PATCH', path(org, `/${pending.id}`), { token: owner.token, body: readBack });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toEqual(one);
+    expect(await t.prisma.samlProvider.findUniqueOrThrow({ where: { id: pending.id } })).toMatchObject({ certificate: null, ssoURL: null });
   });
 
   it('stores a bare base64 certificate as PEM', async () => {
@@ -182,7 +218,7 @@ describe('/v1/orgs/{organizationId}/saml/{samlProviderId}', () => {
   it('gets a provider through the official client; 404 for an unknown one or one of another organization', async () => {
     const api = gitbookClient('0202', t.url, world.admin.token);
     const { data } = await api.orgs.getOrganizationSamlProviderById(acme, provider);
-    expectMatchesDocument('ours', 'get', '/orgs/{organizationId}/saml/{samlProviderId}', 200, data);
+    expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/saml/{samlProviderId}', 200, data);
     expect(data).toMatchObject({ id: provider, label: 'Azure', status: 'pending', defaultTeam: { id: team } });
     expect((await t.request('GET', path(acme, '/unknownProvider00001'), { token: world.admin.token })).status).toBe(404);
     expect((await t.request('GET', path(acme, '/not-an-id!'), { token: world.admin.token })).status).toBe(404);
@@ -209,10 +245,10 @@ describe('/v1/orgs/{organizationId}/saml/{samlProviderId}', () => {
       status: 'active',
     });
     const cleared = await patch({ certificate: '' });
-    expect(cleared.body).toMatchObject({ status: 'pending', certificate: null, ssoURL: idp.ssoURL });
+    expect(cleared.body).toMatchObject({ status: 'pending', certificate: '', ssoURL: idp.ssoURL });
     expect(cleared.body).not.toHaveProperty('defaultTeam');
-    expect((await patch({ certificate: idp.certificate, ssoURL: null })).body).toMatchObject({ status: 'pending', ssoURL: null });
-    expect((await patch({ entityID: '  ', ssoURL: idp.ssoURL })).body).toMatchObject({ status: 'pending', entityID: null });
+    expect((await patch({ certificate: idp.certificate, ssoURL: null })).body).toMatchObject({ status: 'pending', ssoURL: 'about:blank' });
+    expect((await patch({ entityID: '  ', ssoURL: idp.ssoURL })).body).toMatchObject({ status: 'pending', entityID: '' });
     const row = await t.prisma.samlProvider.findUniqueOrThrow({ where: { id: provider } });
     expect(row).toMatchObject({ status: 'pending', entityID: null, ssoURL: idp.ssoURL, defaultTeamId: null, defaultRole: null });
 
