@@ -31,8 +31,8 @@ const hasScheme = (url: string) => /^[a-z][a-z0-9+.-]*:/i.test(url);
 
 /**
  * A link's destination as a path from the root (from the folder of the file `from`, or from the root with a leading
- * `/`), percent-decoded, with its anchor; null for what names no path: a URL, an anchor of the same page, an address
- * that leaves the root or does not decode.
+ * `/`), percent-decoded, with its anchor; null for what names no path: a URL, an anchor or a query of the same page,
+ * an address that leaves the root or does not decode.
  */
 export function targetOf(address: string, from: string): { path: string; anchor: string | null } | null {
   const trimmed = address.trim();
@@ -40,6 +40,7 @@ export function targetOf(address: string, from: string): { path: string; anchor:
   const hash = trimmed.indexOf('#');
   const anchor = hash >= 0 ? trimmed.slice(hash + 1) || null : null;
   const bare = (hash >= 0 ? trimmed.slice(0, hash) : trimmed).split('?')[0];
+  if (!bare) return null;
   let decoded: string;
   try {
     decoded = decodeURIComponent(bare);
@@ -195,30 +196,43 @@ export class ContentLayout {
     return this.pagesByPath.get(target.replace(/\.md$/i, '').replace(/(^|\/)README$/i, ''));
   }
 
-  /** The reference a relative address in the page names: `page-id:` (with its anchor) or `file-id:`; undefined for none. */
-  referenceOf(address: string, pageId: string): string | undefined {
-    const target = targetOf(address, this.pageFiles.get(pageId) ?? this.readme);
-    if (!target) return undefined;
+  /** The file links in the page are relative to: its own. */
+  private fromFileOf(pageId: string): string {
+    return this.pageFiles.get(pageId) ?? this.readme;
+  }
+
+  /** The reference a path from the root names: `page-id:` (with the anchor) or `file-id:`; undefined for none. */
+  private referenceAt(target: { path: string; anchor: string | null }): string | undefined {
     const page = this.pageAt(target.path);
     if (page) return `${PAGE_ID_PREFIX}${page}${target.anchor ? `#${target.anchor}` : ''}`;
     const file = this.filesByFile?.get(target.path);
     return file ? `${FILE_ID_PREFIX}${file}` : undefined;
   }
 
+  /** The reference a relative address in the page names; undefined for none. */
+  referenceOf(address: string, pageId: string): string | undefined {
+    const target = targetOf(address, this.fromFileOf(pageId));
+    return target ? this.referenceAt(target) : undefined;
+  }
+
   /**
    * The page's markdown with the relative addresses that name a page or a file stored as references; `first` resolves
-   * an address before them (a batch's own forms). `unresolved`: whether a path is left that the files, when not given,
-   * might name.
+   * an address before them (a batch's own forms). `unresolved`: whether a path is left that names nothing here, which
+   * the files, when not given, might name.
    */
   resolveLinks(
     markdown: string,
     pageId: string,
     first?: (address: string) => string | undefined,
   ): { markdown: string; unresolved: boolean } {
+    const from = this.fromFileOf(pageId);
     let unresolved = false;
     const resolved = replaceDestinations(markdown, (address) => {
-      const reference = first?.(address) ?? this.referenceOf(address, pageId);
-      if (reference === undefined && targetOf(address, '') !== null) unresolved = true;
+      const early = first?.(address);
+      if (early !== undefined) return early;
+      const target = targetOf(address, from);
+      const reference = target ? this.referenceAt(target) : undefined;
+      if (target && reference === undefined) unresolved = true;
       return reference;
     });
     return { markdown: resolved, unresolved };
@@ -227,7 +241,7 @@ export class ContentLayout {
   /** The page's markdown with its references written as addresses from its file; those to what has no file stay. */
   relativeLinks(markdown: string, pageId: string): string {
     if (!markdown.includes(PAGE_ID_PREFIX) && !markdown.includes(FILE_ID_PREFIX)) return markdown;
-    const from = this.pageFiles.get(pageId) ?? this.readme;
+    const from = this.fromFileOf(pageId);
     return replaceDestinations(markdown, (address) => {
       if (address.startsWith(PAGE_ID_PREFIX)) {
         const [page, anchor] = address.slice(PAGE_ID_PREFIX.length).split('#', 2);

@@ -98,7 +98,8 @@ const INSTALL = '# Install\n\nBack to [the guide](./README.md), [the guide again
  * A space written through the API as authors write markdown, with links by relative path. Welcome is the readme
  * (README.md) and links to Guide (guide/README.md), which links to Install (guide/install.md) twice, to a path that
  * names nothing, to an image file of the batch (.gitbook/assets/diagram.png) and to two URLs; Install links back to
- * Guide twice and to Welcome. Usage keeps Guide a folder, Reference is where Install moves.
+ * Guide twice and to Welcome. Usage (guide/usage.md) shows the image too, and keeps Guide a folder; Reference is
+ * where Install moves.
  */
 async function linkedSpace() {
   const space = await buildSpace(t.prisma, { organizationId: world.organizationId });
@@ -106,7 +107,7 @@ async function linkedSpace() {
     { operation: 'insert_page', document: { markdown: '# Welcome\n\nStart with [the guide](guide/README.md).\n' } },
     { operation: 'insert_page', ref: 'guide', document: { markdown: GUIDE } },
     { operation: 'insert_page', into: 'guide', document: { markdown: INSTALL } },
-    { operation: 'insert_page', into: 'guide', document: { markdown: '# Usage\n\nText.\n' } },
+    { operation: 'insert_page', into: 'guide', document: { markdown: '# Usage\n\n![diagram](../.gitbook/assets/diagram.png)\n' } },
     { operation: 'insert_page', document: { markdown: '# Reference\n\nText.\n' } },
     { operation: 'insert_files', files: [{ name: 'diagram.png', contentType: 'image/png', base64: PNG_BASE64 }] },
   ]);
@@ -135,7 +136,7 @@ describe('links as authors write them', () => {
     expectLinksMatchSpec('/spaces/{spaceId}/links', data);
     expect(byTarget(summaryOf(data.items as any[]))).toEqual(
       byTarget([
-        ['in-app', ids['diagram.png'], [ids.guide]],
+        ['in-app', ids['diagram.png'], [ids.guide, ids['guide/usage']].sort()],
         ['in-app', ids.guide, [ids['guide/install'], ids.welcome].sort()],
         ['in-app', ids['guide/install'], [ids.guide]],
         ['in-app', ids.welcome, [ids['guide/install']]],
@@ -164,10 +165,19 @@ describe('links as authors write them', () => {
 
   it('keeps a page’s references when its markdown is read and written back', async () => {
     const { space, ids } = await linkedSpace();
-    const before = await pageIn(space.id, ids.guide, 'document');
-    const { markdown } = await pageIn(space.id, ids.guide, 'markdown');
-    await editAndMerge(space.id, [{ operation: 'update_page', page: ids.guide, document: { markdown } }]);
-    expect((await pageIn(space.id, ids.guide, 'document')).document).toEqual(before.document);
+    const pages = [ids.guide, ids['guide/usage']];
+    const before = await Promise.all(pages.map((id) => pageIn(space.id, id, 'document')));
+    expect(JSON.stringify(before[1].document)).toContain(`"ref":${JSON.stringify({ kind: 'file', file: ids['diagram.png'] })}`);
+    const markdowns = await Promise.all(pages.map(async (id) => (await pageIn(space.id, id, 'markdown')).markdown));
+    // Usage links to the file alone: the batch reads the files already there to resolve it.
+    expect(markdowns[1]).toBe('# Usage\n\n![diagram](../.gitbook/assets/diagram.png)\n');
+    await editAndMerge(
+      space.id,
+      pages.map((id, i) => ({ operation: 'update_page', page: id, document: { markdown: markdowns[i] } })),
+    );
+    expect((await Promise.all(pages.map((id) => pageIn(space.id, id, 'document')))).map((page) => page.document)).toEqual(
+      before.map((page) => page.document),
+    );
     expect((await t.request('GET', `/v1/spaces/${space.id}/links`, { token: world.admin.token })).body.stats).toEqual({
       total: 7,
       broken: { total: 1 },
@@ -237,7 +247,9 @@ describe('links of a space', () => {
     const api = gitbookClient('0181', t.url, world.admin.token);
     const { data } = await api.spaces.listChangeRequestFileBacklinks(space.id, String(cr), ids['diagram.png'], {});
     expectLinksMatchSpec('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', data);
-    expect((data.items as any[]).map((item) => [item.kind, item.page.id])).toEqual([['page', ids.guide]]);
+    expect((data.items as any[]).map((item) => [item.kind, item.page.id])).toEqual(
+      [ids.guide, ids['guide/usage']].sort().map((id) => ['page', id]),
+    );
     const missing = await t.request('GET', `${crPath(space.id, cr)}/content/files/nofile/backlinks`, { token: world.admin.token });
     expect(missing.status).toBe(404);
   });
