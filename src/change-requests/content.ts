@@ -11,7 +11,7 @@ import { badRequest, conflict } from '../kernel/errors.js';
 import { FetchError } from '../kernel/fetcher.js';
 import { rules } from '../kernel/validation.js';
 import { type AffectedPage, applyChanges, type ContentChange, type FileInput } from '../revisions/edits.js';
-import { type FileContent, MAIN, pageAt, pagesAt, writeRevision } from '../revisions/store.js';
+import { type FileContent, filesAt, MAIN, pageAt, pagesAt, writeRevision } from '../revisions/store.js';
 import { changeRequests } from './access.js';
 import { lockedChangeRequest, sqlOf } from './workflow.js';
 
@@ -158,6 +158,7 @@ export async function updateChangeRequestContent(
           return pageAt(sql, target, pageId);
         },
         storeFile: async (input) => ({ ...stored.get(input)!, gitOid: null, gitPath: null, createdAt: now }),
+        files: () => filesAt(sql, current),
         now,
       },
       changes,

@@ -8,22 +8,18 @@ import { openStoredFile } from '../files/storage.js';
 import type { FileVersion, GitSyncOperation, PageVersion, Revision } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
-import { documentToMarkdown } from '../revisions/document.js';
+import { ASSETS, ContentLayout, joinPath, pagePaths } from '../revisions/addresses.js';
+import { documentToMarkdown, storedAddressOf } from '../revisions/document.js';
 import { buildTree } from '../revisions/read.js';
 import { filesAt, pagesAt } from '../revisions/store.js';
 import { CONTENT_LIMITS } from './importing.js';
 import {
-  ASSETS,
   CONFIG_FILE,
-  filePaths,
   type GitBookConfig,
-  joinPath,
   LayoutError,
   type PageMatter,
-  pagePaths,
   readConfig,
   readSummary,
-  relativeAddress,
   type TreeEntry,
   treeFromFiles,
   writePageFile,
@@ -61,26 +57,17 @@ export async function renderContent(
   config: GitBookConfig,
 ): Promise<Map<string, Uint8Array>> {
   const tree = buildTree(pages);
-  const paths = pagePaths(tree.roots, config);
-  const assetPaths = filePaths(files);
+  const layout = new ContentLayout(tree, files, config.readme);
   const out = new Map<string, Uint8Array>();
   for (const page of pages) {
-    const at = paths.get(page.pageId);
+    const at = layout.fileOfPage(page.pageId);
     if (!at) continue;
-    // A JSON document's references to pages and files become addresses of their files, from this page's.
-    const body =
-      page.markdown ??
-      (page.document
-        ? documentToMarkdown(page.document, (ref) => {
-            const target =
-              ref.kind === 'page' ? paths.get(String(ref.page)) : ref.kind === 'file' ? assetPaths.get(String(ref.file)) : undefined;
-            return target ? relativeAddress(target, at) : undefined;
-          })
-        : '');
-    out.set(at, Buffer.from(writePageFile(matterOf(page), body)));
+    // References to pages and files (of a JSON document too) become addresses of their files, from this page's.
+    const body = page.markdown ?? (page.document ? documentToMarkdown(page.document, storedAddressOf) : '');
+    out.set(at, Buffer.from(writePageFile(matterOf(page), layout.relativeLinks(body, page.pageId))));
   }
-  out.set(config.summary, Buffer.from(writeSummary(tree.roots, paths, config.summary)));
-  for (const file of files) out.set(assetPaths.get(file.fileId)!, await bytesOf(services, file));
+  out.set(config.summary, Buffer.from(writeSummary(tree.roots, pagePaths(tree.roots, config.readme), config.summary)));
+  for (const file of files) out.set(layout.fileOfFile(file.fileId)!, await bytesOf(services, file));
   return out;
 }
 

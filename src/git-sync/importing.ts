@@ -4,7 +4,8 @@
 // path, or for a page that has none, where an export writes it), the same group, the same link. A standalone import
 // writes its revision on a line of its own, over the primary content, which it leaves as it is. A page's title is its
 // summary link's text, else its front matter's title, else its leading heading, else its file's name; its slug comes
-// from its file's name (a README's from its folder); its markdown is the file's body, the heading kept.
+// from its file's name (a README's from its folder); its markdown is the file's body, the heading kept, with its
+// relative links to the content's pages and files stored as references to them (src/revisions/addresses.ts).
 
 import slugify from '@sindresorhus/slugify';
 import { sqlOf } from '../change-requests/workflow.js';
@@ -12,6 +13,7 @@ import { type StoredFile, storeFile } from '../files/index.js';
 import type { FileVersion, GitSyncOperation, PageVersion, Revision } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
 import { newId } from '../kernel/ids.js';
+import { ASSETS, ContentLayout, filePaths, joinPath, pagePaths, resolveAddress } from '../revisions/addresses.js';
 import { buildTree, PAGE_TREE_LEVELS, type PageNode } from '../revisions/read.js';
 import {
   type FileContent,
@@ -27,20 +29,15 @@ import {
   writeRevision,
 } from '../revisions/store.js';
 import {
-  ASSETS,
   addressesOf,
   CONFIG_FILE,
-  filePaths,
   type GitBookConfig,
-  joinPath,
   LayoutError,
   type PageFile,
   type PageMatter,
-  pagePaths,
   readConfig,
   readPageFile,
   readSummary,
-  resolveAddress,
   slugFromPath,
   type TreeEntry,
   titleFromPath,
@@ -193,7 +190,7 @@ export async function readContent(
 /** The key of each page of a revision: where an import finds it (see the header). */
 function keysOf(pages: readonly PageVersion[], config: GitBookConfig): Map<string, PageVersion> {
   const tree = buildTree(pages);
-  const paths = pagePaths(tree.roots, config);
+  const paths = pagePaths(tree.roots, config.readme);
   const byId = new Map(pages.map((page) => [page.pageId, page]));
   const keys = new Map<string, PageVersion>();
   const walk = (nodes: readonly PageNode[], parentKey: string | null) => {
@@ -211,24 +208,42 @@ function keysOf(pages: readonly PageVersion[], config: GitBookConfig): Map<strin
 const PAGE_CONTENT = pageColumns.filter((column) => column !== 'createdAt' && column !== 'updatedAt');
 const FILE_CONTENT = fileColumns.filter((column) => column !== 'createdAt');
 
-/** The changes that make the revision's content the imported one. */
+/**
+ * The changes that make the revision's content the imported one. Relative links between the imported files become
+ * references to their pages and files (resolved from each page's file, as a write resolves them), so that what an
+ * export wrote reads back as it was.
+ */
 export function changesOf(
   current: { pages: readonly PageVersion[]; files: readonly FileVersion[] },
   imported: ImportedContent,
   stored: ReadonlyMap<string, StoredFile & { oid: string }>,
   now: Date,
 ): RevisionChanges {
+  const paths = filePaths(current.files);
+  const files = new Map(current.files.map((file) => [paths.get(file.fileId)!, file]));
+  const importedFiles: FileContent[] = [];
+  const writtenFiles: FileContent[] = [];
+  const keptFiles = new Set<string>();
+  for (const asset of imported.assets) {
+    const before = files.get(asset.path);
+    const bytes = stored.get(asset.path)!;
+    const fileId = before && !keptFiles.has(before.fileId) ? before.fileId : newId();
+    keptFiles.add(fileId);
+    const { oid, ...storedFile } = bytes;
+    const content: FileContent = { ...storedFile, fileId, gitOid: oid, gitPath: asset.path, createdAt: before?.createdAt ?? now };
+    importedFiles.push(content);
+    if (!before || !sameColumns(before, content, FILE_CONTENT)) writtenFiles.push(content);
+  }
+
   const existing = keysOf(current.pages, imported.config);
   const ids = new Map<string, string>();
-  const written: PageContent[] = [];
-  const kept = new Set<string>();
+  const pages: { content: PageContent; before: PageVersion | undefined }[] = [];
   const positions = new Map<string | null, number>();
   for (const page of imported.pages) {
     const before = existing.get(page.key);
     existing.delete(page.key);
     const pageId = before?.pageId ?? newId();
     ids.set(page.key, pageId);
-    kept.add(pageId);
     const parentId = page.parentKey === null ? null : ids.get(page.parentKey)!;
     const position = positions.get(parentId) ?? 0;
     positions.set(parentId, position + 1);
@@ -253,22 +268,15 @@ export function changesOf(
       createdAt: before?.createdAt ?? now,
       updatedAt: now,
     });
+    pages.push({ content, before });
+  }
+  const layout = new ContentLayout(buildTree(pages.map(({ content }) => content)), importedFiles, imported.config.readme);
+  const written: PageContent[] = [];
+  for (const { content, before } of pages) {
+    if (content.markdown) content.markdown = layout.resolveLinks(content.markdown, content.pageId).markdown;
     if (!before || !sameColumns(before, content, PAGE_CONTENT)) written.push(content);
   }
-
-  const paths = filePaths(current.files);
-  const files = new Map(current.files.map((file) => [paths.get(file.fileId)!, file]));
-  const writtenFiles: FileContent[] = [];
-  const keptFiles = new Set<string>();
-  for (const asset of imported.assets) {
-    const before = files.get(asset.path);
-    const bytes = stored.get(asset.path)!;
-    const fileId = before && !keptFiles.has(before.fileId) ? before.fileId : newId();
-    keptFiles.add(fileId);
-    const { oid, ...storedFile } = bytes;
-    const content: FileContent = { ...storedFile, fileId, gitOid: oid, gitPath: asset.path, createdAt: before?.createdAt ?? now };
-    if (!before || !sameColumns(before, content, FILE_CONTENT)) writtenFiles.push(content);
-  }
+  const kept = new Set(pages.map(({ content }) => content.pageId));
   return {
     pages: written,
     deletedPages: current.pages.filter((page) => !kept.has(page.pageId)).map((page) => page.pageId),

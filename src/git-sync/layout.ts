@@ -3,8 +3,9 @@
 // for subpages, `##` headings for groups of pages, links to URLs for link pages), and each page's markdown file with
 // its front matter (GitBook's documented keys: description, icon, hidden, noIndex, layout; also emoji and
 // noRobotsIndex). A repository without a summary has its tree read from its folders: a folder's README.md is the page
-// holding the folder's other pages. Paths here are POSIX paths relative to the content's root unless said otherwise.
-import path from 'node:path';
+// holding the folder's other pages. Where each page and file is written, and the links between them, is the content's
+// own layout (src/revisions/addresses.ts). Paths here are POSIX paths relative to the content's root unless said
+// otherwise.
 import slugify from '@sindresorhus/slugify';
 import type { List, ListItem, PhrasingContent, Root, RootContent } from 'mdast';
 import remarkGfm from 'remark-gfm';
@@ -12,22 +13,12 @@ import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { ApiError } from '../kernel/errors.js';
+import { insidePath, README, relativeAddress, resolveAddress } from '../revisions/addresses.js';
 import { parseMarkdown, readMarkdown, textOf } from '../revisions/markdown.js';
 import type { PageNode } from '../revisions/read.js';
 
 /** A repository that cannot be read as content (the message says why, naming the file). */
 export class LayoutError extends Error {}
-
-const posix = path.posix;
-
-/** A path inside the repository, normalized (`docs/./a/../b` is `docs/b`, '' for the top); null when it leaves it. */
-export function insidePath(value: string): string | null {
-  const normalized = posix.normalize(value.replace(/^\/+/, '') || '.').replace(/\/+$/, '');
-  if (normalized === '.') return '';
-  return normalized.split('/').includes('..') ? null : normalized;
-}
-
-export const joinPath = (...parts: string[]) => parts.filter(Boolean).join('/');
 
 export interface GitBookConfig {
   /** The content's root, relative to the project directory ('' for the directory itself). */
@@ -36,10 +27,8 @@ export interface GitBookConfig {
   summary: string;
 }
 
-export const DEFAULT_CONFIG: GitBookConfig = { root: '', readme: 'README.md', summary: 'SUMMARY.md' };
+export const DEFAULT_CONFIG: GitBookConfig = { root: '', readme: README, summary: 'SUMMARY.md' };
 export const CONFIG_FILE = '.gitbook.yaml';
-/** Where GitBook keeps a space's files, under the root. */
-export const ASSETS = '.gitbook/assets';
 
 /** The `.gitbook.yaml` of the project: root, structure.readme and structure.summary, defaults for what it leaves out. */
 export function readConfig(text: string | null): GitBookConfig {
@@ -72,23 +61,6 @@ export type TreeEntry =
   | { kind: 'link'; title: string; url: string };
 
 const isMarkdownPath = (file: string) => /\.md$/i.test(file);
-const hasScheme = (url: string) => /^[a-z][a-z0-9+.-]*:/i.test(url);
-
-/** A link's address as a path from the root, resolved from the folder of the file it is in; null when it is none. */
-export function resolveAddress(address: string, from: string): string | null {
-  const trimmed = address.trim();
-  if (!trimmed || trimmed.startsWith('#') || trimmed.startsWith('//') || hasScheme(trimmed)) return null;
-  const bare = trimmed.split(/[?#]/)[0];
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(bare);
-  } catch {
-    return null;
-  }
-  const resolved = decoded.startsWith('/') ? insidePath(decoded) : insidePath(joinPath(posix.dirname(from), decoded));
-  return resolved || null;
-}
-
 /** The pages SUMMARY.md lists, in order; `summaryPath` is where it is, links being relative to its folder. */
 export function readSummary(markdown: string, summaryPath: string): TreeEntry[] {
   const tree = parseMarkdown(markdown);
@@ -287,68 +259,7 @@ export function addressesOf(markdown: string): string[] {
 
 // --- writing the layout ------------------------------------------------------------------------------------------------
 
-/**
- * Where each page of a tree is written: a page imported from Git (or read back from an export) where its file is;
- * another at its place in the tree: the first top-level document is the readme, a document with subpages is
- * `<slug>/README.md` with its subpages in its folder, another is `<slug>.md`, a group's pages are in a folder named
- * after it. Links and computed pages have no file.
- */
-export function pagePaths(roots: readonly PageNode[], config: GitBookConfig): Map<string, string> {
-  const paths = new Map<string, string>();
-  const taken = new Set<string>();
-  const kept = (node: PageNode) => {
-    const file = node.page.type === 'document' && node.page.gitPath ? insidePath(node.page.gitPath) : null;
-    return file && /\.md$/i.test(file) ? file : null;
-  };
-  const claim = (nodes: readonly PageNode[]) => {
-    for (const node of nodes) {
-      const file = kept(node);
-      if (file && !taken.has(file)) {
-        paths.set(node.page.pageId, file);
-        taken.add(file);
-      }
-      claim(node.children);
-    }
-  };
-  claim(roots);
-  const unique = (file: string) => {
-    let candidate = file;
-    for (let n = 2; taken.has(candidate); n++) candidate = file.replace(/(\/README)?\.md$/, `-${n}$&`);
-    taken.add(candidate);
-    return candidate;
-  };
-  const readme = roots.find((node) => node.page.type === 'document');
-  const place = (nodes: readonly PageNode[], folder: string) => {
-    for (const node of nodes) {
-      const { page } = node;
-      if (page.type === 'group') place(node.children, joinPath(folder, page.slug));
-      else if (page.type === 'document') {
-        if (!paths.has(page.pageId)) {
-          const file =
-            node === readme && !taken.has(config.readme)
-              ? config.readme
-              : node.children.length
-                ? joinPath(folder, page.slug, 'README.md')
-                : joinPath(folder, `${page.slug}.md`);
-          paths.set(page.pageId, unique(file));
-        }
-        place(node.children, joinPath(folder, page.slug));
-      }
-    }
-  };
-  place(roots, '');
-  return paths;
-}
-
 const stringifier = unified().use(remarkGfm).use(remarkStringify, { bullet: '*', listItemIndent: 'one' });
-
-/** A link's address: a path from `from`'s folder, its segments escaped as URLs need. */
-export const relativeAddress = (to: string, from: string) =>
-  posix
-    .relative(posix.dirname(`/${from}`), `/${to}`)
-    .split('/')
-    .map(encodeURIComponent)
-    .join('/');
 
 /**
  * SUMMARY.md of a tree: its documents and links as nested lists, each group as a `##` heading with its pages. A
@@ -387,28 +298,4 @@ export function writeSummary(roots: readonly PageNode[], paths: ReadonlyMap<stri
     ]),
   ];
   return stringifier.stringify({ type: 'root', children });
-}
-
-/** Where each file is written: its Git path when it has one, else under `.gitbook/assets` by name, made unique. */
-export function filePaths(files: readonly { fileId: string; name: string; gitPath: string | null }[]): Map<string, string> {
-  const paths = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const file of files) {
-    const kept = file.gitPath ? insidePath(file.gitPath) : null;
-    if (kept && !taken.has(kept)) {
-      paths.set(file.fileId, kept);
-      taken.add(kept);
-    }
-  }
-  for (const file of files) {
-    if (paths.has(file.fileId)) continue;
-    const name = file.name.replace(/[/\\]/g, '-').replace(/^\.+/, '') || 'file';
-    const dot = name.lastIndexOf('.');
-    const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-    let candidate = joinPath(ASSETS, name);
-    for (let n = 2; taken.has(candidate); n++) candidate = joinPath(ASSETS, `${stem}-${n}${extension}`);
-    paths.set(file.fileId, candidate);
-    taken.add(candidate);
-  }
-  return paths;
 }

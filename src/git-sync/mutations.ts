@@ -2,7 +2,7 @@
 // ExportToGitRepository, with their validation) and the mutations, which answer the queued operation.
 import { z } from 'zod';
 import { builder } from '../kernel/builder.js';
-import { insidePath } from './layout.js';
+import { insidePath } from '../revisions/addresses.js';
 import { requestOperation } from './service.js';
 import { GitSyncOperation } from './types.js';
 

@@ -4,15 +4,17 @@
 // and the checks of URLs nothing links to. Each tick also has week-old link checks done again (src/links/checking.ts),
 // and OpenAPI specs fetched from URLs processed again when last processed over an hour ago (src/openapi/processing.ts).
 // Each tick also has the proofs of hostname and proxy claims checked when due (src/sites/proof.ts).
-// At start-up, while spaces written before the search index existed are not indexed yet, it enqueues their indexing.
+// At start-up, while spaces written before the search index existed are not indexed yet, it enqueues their indexing,
+// and while page versions written before links were stored by id are not resolved yet, their resolution.
 import { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
+import { linkBackfillTask } from '../links/backfill.js';
 import { forgetUnlinkedChecks, linkCheckTask, scheduleLinkChecks } from '../links/checking.js';
 import { refreshOpenAPISpecs } from '../openapi/processing.js';
 import { searchBackfillTask } from '../search/index.js';
 import { hostnameCheckTask, scheduleHostnameChecks } from '../sites/proof.js';
 import { purgeDeletedSpaces } from '../spaces/purge.js';
-import { defineTask, enqueue } from './queue.js';
+import { defineTask, enqueue, type TaskDefinition } from './queue.js';
 
 const FINISHED_JOBS_KEPT_DAYS = 7;
 
@@ -29,6 +31,14 @@ export const purgeTask = defineTask<Record<string, never>>({
   },
 });
 
+/** Enqueues a backfill once, at start-up, while the list its migration made (`table`) is not empty. */
+function backfillWhileListed(services: Services, table: 'SearchBacklog' | 'LinkBacklog', task: TaskDefinition<Record<string, never>>) {
+  void services.prisma
+    .$queryRaw<{ waiting: boolean }[]>(Prisma.sql`SELECT EXISTS (SELECT 1 FROM ${Prisma.raw(`"${table}"`)}) AS waiting`)
+    .then(([{ waiting }]) => (waiting ? enqueue(services.prisma, task, {}) : undefined))
+    .catch((error) => services.logger.error({ job: task.name, err: error }, 'enqueue failed'));
+}
+
 export function startScheduledJobs(services: Services) {
   const tick = () => {
     enqueue(services.prisma, purgeTask, {}).catch((error) => services.logger.error({ job: purgeTask.name, err: error }, 'enqueue failed'));
@@ -37,9 +47,8 @@ export function startScheduledJobs(services: Services) {
     scheduleHostnameChecks(services).catch((error) => services.logger.error({ job: hostnameCheckTask.name, err: error }, 'enqueue failed'));
   };
   void tick();
-  void services.prisma.$queryRaw<{ waiting: boolean }[]>`SELECT EXISTS (SELECT 1 FROM "SearchBacklog") AS waiting`
-    .then(([{ waiting }]) => (waiting ? enqueue(services.prisma, searchBackfillTask, {}) : undefined))
-    .catch((error) => services.logger.error({ job: searchBackfillTask.name, err: error }, 'enqueue failed'));
+  backfillWhileListed(services, 'SearchBacklog', searchBackfillTask);
+  backfillWhileListed(services, 'LinkBacklog', linkBackfillTask);
   const timer = setInterval(tick, services.config.purgeIntervalMinutes * 60_000);
   timer.unref();
   return { stop: () => clearInterval(timer) };

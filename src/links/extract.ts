@@ -1,6 +1,8 @@
 // The links of a page's markdown, from its AST (remark: link, image, and reference links/images through their
-// definitions): to a page or a file of the same space, or to an external URL. Addresses are normalized here and
-// resolved against a revision's pages and files when read (src/links/service.ts), so a link's status is current.
+// definitions): to a page or a file of the same space, or to an external URL. A write stores a link to a page or a
+// file as a reference (`page-id:`, `file-id:`; src/revisions/addresses.ts), which is resolved against a revision's
+// pages and files when read (src/links/service.ts), so a link's status is current; a path left in the markdown named
+// nothing when it was written.
 import type { Root, RootContent } from 'mdast';
 import { FILE_ID_PREFIX, PAGE_ID_PREFIX, parseMarkdown, spacePath } from '../revisions/markdown.js';
 
@@ -20,9 +22,9 @@ const EXTERNAL = new Set(['http:', 'https:']);
 const PAGE_SUFFIXES = ['.md', '.markdown'];
 
 /**
- * What an address names, or null for what is not checked (mailto:, an anchor of the same page, other schemes). A
- * relative address is a path from the space root (spacePath); `.md` is dropped, and a trailing `README` or `index`
- * names its folder's page.
+ * What an address names, or null for what is not checked (mailto:, an anchor of the same page, other schemes). A path
+ * (which named nothing when written) is kept as one from the space root (spacePath), so that the same broken target
+ * written twice is listed once: `.md` is dropped, and a trailing `README` or `index` names its folder's page.
  */
 export function classify(href: string, image: boolean): Omit<ExtractedLink, 'position' | 'href'> | null {
   const trimmed = href.trim();

@@ -1,6 +1,6 @@
-// Reading links in a revision: each link's target resolved against the revision's pages (by path from the space root,
-// or id) and files (by id, Git path, then name), grouped by target with the pages that link there, filtered by status
-// and counted, in one statement over the revision's page tree (itself one batched statement), whatever the page size.
+// Reading links in a revision: each link's target resolved against the revision's pages and files by id, grouped by
+// target with the pages that link there, filtered by status and counted, in one statement over the revision's page
+// tree (itself one batched statement), whatever the page size.
 // External URLs are `ok` until their check (checking.ts) finds them broken.
 import { type FileVersion, Prisma, type Revision } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
@@ -54,15 +54,16 @@ interface ListArgs {
   limit?: number | null;
 }
 
-/** Page targets by `path:<path>` and `id:<pageId>` for SQL: what a stored page target resolves to in this tree. */
+/** The revision's pages by `id:<pageId>`, for SQL: the page a stored page target resolves to in this tree. */
 function pageKeys(tree: PageTree): Record<string, string> {
-  const keys: Record<string, string> = {};
-  for (const [path, node] of tree.byPath) keys[`path:${path}`] = node.page.pageId;
-  for (const id of tree.byId.keys()) keys[`id:${id}`] = id;
-  return keys;
+  return Object.fromEntries([...tree.byId.keys()].map((id) => [`id:${id}`, id]));
 }
 
-/** The revision's links (of one page when given) with their resolved target: the statement the reads build on. */
+/**
+ * The revision's links (of one page when given) with their resolved target: the statement the reads build on. Only
+ * references resolve: a write stores a link to a page or a file of the space as one (src/revisions/addresses.ts), so
+ * a path left in the markdown named nothing when it was written, and is broken.
+ */
 function resolvedLinks(revision: Revision, tree: PageTree, pageId?: string): Prisma.Sql {
   const onePage = pageId ? { key: pageId } : undefined;
   return Prisma.sql`
@@ -70,15 +71,10 @@ function resolvedLinks(revision: Revision, tree: PageTree, pageId?: string): Pri
       SELECT v."pageId" AS source, l.position, l.kind, l.target, l.href
         FROM (${rowsAt('PageVersion', revision, onePage)}) v JOIN "PageLink" l ON l."pageVersionId" = v.id
     ),
-    files AS (SELECT f."fileId", f."gitPath", f.name FROM (${rowsAt('FileVersion', revision)}) f)
+    files AS (SELECT 'id:' || f."fileId" AS target, f."fileId" FROM (${rowsAt('FileVersion', revision)}) f)
     SELECT links.*, CASE links.kind
              WHEN 'page' THEN ${JSON.stringify(pageKeys(tree))}::jsonb ->> links.target
-             WHEN 'file' THEN (
-               SELECT f."fileId" FROM files f
-                WHERE links.target = 'id:' || f."fileId" OR links.target = 'path:' || f."gitPath"
-                   OR (links.target LIKE 'path:%' AND substring(links.target FROM '[^/:]*$') = f.name)
-                ORDER BY (links.target = 'id:' || f."fileId") DESC, (links.target = 'path:' || f."gitPath") DESC, f."fileId"
-                LIMIT 1)
+             WHEN 'file' THEN (SELECT f."fileId" FROM files f WHERE f.target = links.target)
            END AS resolved
       FROM links`;
 }

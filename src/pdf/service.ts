@@ -6,9 +6,10 @@
 //
 // How a page names a file of its content: an image whose address is a relative path names the file whose Git Sync
 // path (gitPath) it is, else the file whose name is its last segment (`.gitbook/assets/diagram.png`,
-// `../diagram.png`, `diagram.png`); a JSON document's file reference ({kind: "file", file: id}) names it by id.
-// Links to pages of the content (`/guide/install`, what a JSON document's page references become) jump to the page
-// when the PDF holds it, and lead to the page in the app otherwise; http(s) and mailto links are kept as they are.
+// `../diagram.png`, `diagram.png`); a reference to a file (`file-id:`, as a write stores a path that names one, and a
+// JSON document's {kind: "file", file: id}) names it by id. Links to pages of the content (a reference, `page-id:`,
+// or a path from the space root) jump to the page when the PDF holds it, and lead to the page in the app otherwise;
+// http(s) and mailto links are kept as they are.
 
 import { downloadUrl, MAX_FILE_BYTES, storeFile } from '../files/index.js';
 import { openStoredFile } from '../files/storage.js';
@@ -18,8 +19,8 @@ import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { appUrl } from '../kernel/urls.js';
-import { documentToMarkdown } from '../revisions/document.js';
-import { FILE_ID_PREFIX, parseMarkdown, spacePath } from '../revisions/markdown.js';
+import { documentToMarkdown, storedAddressOf } from '../revisions/document.js';
+import { FILE_ID_PREFIX, PAGE_ID_PREFIX, parseMarkdown, spacePath } from '../revisions/markdown.js';
 import { type PageNode, type PageTree, treeOf } from '../revisions/read.js';
 import { rowsAt } from '../revisions/store.js';
 import { destinationOf, imageUrlsOf, type LinkTarget, MAX_IMAGE_PIXELS, type PdfPage, PdfTooLarge, renderPdf } from './render.js';
@@ -176,15 +177,9 @@ export async function changeRequestPdf(ctx: Context, changeRequest: ChangeReques
         selected.map(({ node }) => node.page.pageId),
       )
     : new Map();
-  // References to pages and files in a JSON document, as markdown: pages by path, files by id.
-  const resolve = (ref: Record<string, unknown>) => {
-    if (ref.kind === 'file' && typeof ref.file === 'string') return `${FILE_ID_PREFIX}${ref.file}`;
-    const page = ref.kind === 'page' && !ref.space ? tree.byId.get(String(ref.page)) : undefined;
-    return page?.path ? `/${page.path}` : undefined;
-  };
   const pages: PdfPage[] = selected.map(({ node, depth }) => {
     const body = bodies.get(node.page.pageId);
-    const markdown = body?.markdown ?? (body?.document ? documentToMarkdown(body.document, resolve) : '');
+    const markdown = body?.markdown ?? (body?.document ? documentToMarkdown(body.document, storedAddressOf) : '');
     return { id: node.page.pageId, title: node.page.title, description: node.page.description, depth, markdown: parseMarkdown(markdown) };
   });
 
@@ -193,10 +188,14 @@ export async function changeRequestPdf(ctx: Context, changeRequest: ChangeReques
   const exported = new Set(selected.map(({ node }) => node.page.pageId));
   const changeRequestApp = appUrl(ctx, `s/${changeRequest.spaceId}/~/changes/${changeRequest.number}`);
   const linkOf = (url: string): LinkTarget | null => {
-    if (URL.canParse(url)) return LINK_SCHEMES.has(new URL(url).protocol) ? { url } : null;
-    const path = relativePath(url);
-    const node = path === null ? undefined : tree.byPath.get(path);
-    if (!node) return null;
+    let node: PageNode | undefined;
+    if (url.startsWith(PAGE_ID_PREFIX)) node = tree.byId.get(url.slice(PAGE_ID_PREFIX.length).split('#')[0]);
+    else if (URL.canParse(url)) return LINK_SCHEMES.has(new URL(url).protocol) ? { url } : null;
+    else {
+      const path = relativePath(url);
+      node = path === null ? undefined : tree.byPath.get(path);
+    }
+    if (!node?.path) return null;
     return exported.has(node.page.pageId) ? { destination: destinationOf(node.page.pageId) } : { url: `${changeRequestApp}/${node.path}` };
   };
 

@@ -273,6 +273,17 @@ export function markdownToDocument(markdown: string, title?: string, mentions?: 
 /** The address a content reference links to in markdown; the caller knows pages (and may know more). */
 export type RefResolver = (ref: Record<string, unknown>) => string | undefined;
 
+/**
+ * A reference to a page (with its anchor) or a file of the space as markdown keeps it (`page-id:`, `file-id:`), the
+ * inverse of refOf; undefined for another space's.
+ */
+export const storedAddressOf: RefResolver = (ref) => {
+  if (ref.space) return undefined;
+  if (ref.kind === 'file' && typeof ref.file === 'string') return `${FILE_ID_PREFIX}${ref.file}`;
+  if ((ref.kind !== 'page' && ref.kind !== 'anchor') || typeof ref.page !== 'string') return undefined;
+  return `${PAGE_ID_PREFIX}${ref.page}${ref.kind === 'anchor' && ref.anchor ? `#${ref.anchor}` : ''}`;
+};
+
 const stringifier = unified().use(remarkGfm).use(remarkStringify, { bullet: '-', fences: true, rule: '-' });
 
 const nodesOf = (node: Node): Node[] => (Array.isArray(node.nodes) ? (node.nodes as Node[]) : []);

@@ -12,8 +12,9 @@ import slugify from '@sindresorhus/slugify';
 import type { PageVersion } from '../generated/prisma/client.js';
 import { badRequest } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { FILE_ID_PREFIX, PAGE_ID_PREFIX, readMarkdown, replaceDestinations, spacePath } from './markdown.js';
-import { PAGE_TREE_LEVELS } from './read.js';
+import { ContentLayout, type FileHead } from './addresses.js';
+import { FILE_ID_PREFIX, PAGE_ID_PREFIX, readMarkdown, spacePath } from './markdown.js';
+import { buildTree, PAGE_TREE_LEVELS } from './read.js';
 import { type FileContent, type PageContent, pageColumns, pageContent, type RevisionChanges, sameColumns } from './store.js';
 
 interface PageMetadata {
@@ -66,6 +67,8 @@ export interface EditContext {
   pageIn(pageId: string, revision: string | null | undefined): Promise<PageVersion | null>;
   /** Stores a file's bytes (from base64 or a URL) and returns its row's content. */
   storeFile(file: FileInput, field: string): Promise<Omit<FileContent, 'fileId'>>;
+  /** The change request's current files: read only when a link's path may name one. */
+  files(): Promise<readonly FileHead[]>;
   now: Date;
 }
 
@@ -257,9 +260,10 @@ export async function applyChanges(context: EditContext, operations: readonly Co
   }
 
   // References resolved after every operation, so that a page may refer to a file inserted after it, as GitBook's do:
-  // `./<ref>` of a file of the batch and `/files/<fileId>` to the file's id, `/pages/<pageId>` to the page's.
+  // `./<ref>` of a file of the batch and `/files/<fileId>` to the file's id, `/pages/<pageId>` to the page's; then
+  // relative paths, from the page's file in the tree the batch leaves, to the pages and files there (addresses.ts).
   const fileIds = new Set(insertedFiles.map((file) => file.fileId));
-  const resolve = (url: string) => {
+  const batchForms = (url: string) => {
     const [address, anchor] = url.split('#', 2);
     const fileById = /^\/files\/([^/?]+)$/.exec(address)?.[1];
     if (fileById) return `${FILE_ID_PREFIX}${fileById}`;
@@ -269,9 +273,21 @@ export async function applyChanges(context: EditContext, operations: readonly Co
     if (pageId && pages.get(pageId)) return `${PAGE_ID_PREFIX}${pageId}${anchor ? `#${anchor}` : ''}`;
     return undefined;
   };
-  for (const id of bodiesWritten) {
-    const page = pages.get(id);
-    if (page?.markdown) page.markdown = replaceDestinations(page.markdown, resolve);
+  if (bodiesWritten.size) {
+    const tree = buildTree(live().map(([, page]) => page));
+    const resolve = (layout: ContentLayout, ids: Iterable<string>) => {
+      const unresolved: string[] = [];
+      for (const id of ids) {
+        const page = pages.get(id);
+        if (!page?.markdown) continue;
+        const resolved = layout.resolveLinks(page.markdown, id, batchForms);
+        page.markdown = resolved.markdown;
+        if (resolved.unresolved) unresolved.push(id);
+      }
+      return unresolved;
+    };
+    const left = resolve(new ContentLayout(tree, null), bodiesWritten);
+    if (left.length) resolve(new ContentLayout(tree, [...(await context.files()), ...insertedFiles]), left);
   }
 
   // Pages nest at most PAGE_TREE_LEVELS deep: the REST tree is written that deep (read.ts).

@@ -11,7 +11,9 @@ import { listArgs, listOf } from '../kernel/lists.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { appUrl } from '../kernel/urls.js';
 import { Space } from '../spaces/types.js';
-import { documentToMarkdown, markdownToDocument } from './document.js';
+import { ContentLayout } from './addresses.js';
+import { documentToMarkdown, markdownToDocument, storedAddressOf } from './document.js';
+import { FILE_ID_PREFIX, PAGE_ID_PREFIX } from './markdown.js';
 import { bodyOf, fileList, fileOf, filesOf, type PageNode, treeOf } from './read.js';
 import { type FileContent, MAIN } from './store.js';
 
@@ -130,21 +132,22 @@ const PageLayout = builder.objectRef<Layout>('RevisionPageLayout').implement({
   }),
 });
 
-/** A page's body in a format: what is stored in it, else converted from what is stored in the other. */
+/**
+ * A page's body in a format: what is stored in it, else converted from what is stored in the other. In markdown, its
+ * references to pages and files are addresses relative to its file in the tree it was found in (addresses.ts); the
+ * files are read only when it refers to one.
+ */
 async function bodyIn(ctx: Context, view: PageView, format: PageFormat) {
   const { page } = view.node;
   if (view.format !== format || page.type !== 'document') return null;
   const { revision } = view.content;
   const body = await bodyOf(ctx, { revision, pageId: page.pageId });
   if (format === 'document') return body?.document ?? markdownToDocument(body?.markdown ?? '', page.title);
-  if (body?.markdown != null) return body.markdown;
-  if (!body?.document) return '';
-  // Links to pages of this space become their paths; the tree is the one this page was found in.
+  const markdown = body?.markdown ?? (body?.document ? documentToMarkdown(body.document, storedAddressOf) : '');
+  if (!markdown.includes(PAGE_ID_PREFIX) && !markdown.includes(FILE_ID_PREFIX)) return markdown;
   const tree = await treeOf(ctx, revision);
-  return documentToMarkdown(body.document, (ref) => {
-    const target = ref.kind === 'page' && !ref.space ? tree.byId.get(String(ref.page)) : undefined;
-    return target?.path ? `/${target.path}` : undefined;
-  });
+  const files = markdown.includes(FILE_ID_PREFIX) ? await filesOf(ctx, revision) : null;
+  return new ContentLayout(tree, files).relativeLinks(markdown, page.pageId);
 }
 
 /** Fields GitBook gives pages of some types only; the others leave them out. */

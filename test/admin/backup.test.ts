@@ -190,6 +190,7 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
     INSERT INTO "PageSection" ("pageVersionId", position, anchor, heading, body, search)
     VALUES (${pageVersion.id}, 0, NULL, ${AWKWARD}, ${END_OF_DATA_ALONE}, setweight(to_tsvector('simple', ${AWKWARD}), 'B'))`;
   await prisma.searchBacklog.create({ data: { spaceId: topSpace.id } });
+  await prisma.linkBacklog.create({ data: { pageVersionId: pageVersion.id } });
   await prisma.pageLink.create({
     data: {
       pageVersionId: pageVersion.id,

@@ -132,11 +132,14 @@ describe('editing, reviewing and merging through the official client', () => {
     ]);
     expect(update.insertedFiles).toEqual([expect.objectContaining({ name: 'dot.png', contentType: 'image/png', size: PNG.length })]);
 
-    // Each location answers the page as stored, the inserted file's reference resolved to its id.
+    // Each location answers the page as stored, the inserted file's reference resolved to its id, which markdown reads
+    // as the file's path from the page's (a top-level page; the file under .gitbook/assets).
     const stored = await t.request('GET', `${new URL(location(intro)).pathname}?format=markdown`, { token: world.admin.token });
     expect(stored.status, stored.text).toBe(200);
     expect(stored.body).toMatchObject({ id: intro, title: 'Intro' });
-    expect(stored.body.markdown).toContain(update.insertedFiles[0].id);
+    expect(stored.body.markdown).toBe('See ![dot](.gitbook/assets/dot.png).\n');
+    const document = await t.request('GET', new URL(location(intro)).pathname, { token: world.admin.token });
+    expect(JSON.stringify(document.body.document)).toContain(`"ref":${JSON.stringify({ kind: 'file', file: update.insertedFiles[0].id })}`);
 
     // compat=true, GitBook's default, answers the change request alone.
     const plain = await t.request('POST', `${crPath(space.id, created.id)}/content?compat=true`, {

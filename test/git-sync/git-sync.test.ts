@@ -141,6 +141,32 @@ describe('POST /v1/spaces/{spaceId}/git/import', () => {
     expect(Buffer.from(await (await fetch(files.body.items[0].downloadURL)).arrayBuffer())).toEqual(PNG);
     expect(Buffer.from(await (await fetch(files.body.items[1].downloadURL)).arrayBuffer())).toEqual(LOGO);
 
+    // Relative links between the repository's files are links to their pages and files: stored by id, read as paths.
+    const pages = await pagesOf(acme);
+    const [diagram, logo] = files.body.items.map((f: any) => f.id);
+    const configure = await t.request('GET', `/v1/spaces/${acme}/content/page/${pages['getting-started/configure'].id}`, {
+      token: world.admin.token,
+    });
+    expect(JSON.stringify(configure.body.document)).toContain(
+      JSON.stringify({ ref: { kind: 'page', page: pages['getting-started/install'].id } }),
+    );
+    expect(pages['getting-started/configure'].markdown).toBe('# Configure\n\nSee [the install](install.md) first.\n');
+    const links = await t.request('GET', `/v1/spaces/${acme}/links`, { token: world.admin.token });
+    expect(
+      links.body.items.map((item: any) => [
+        item.status,
+        item.targetReference.page?.id ?? item.targetReference.file?.id,
+        item.locationReferences[0].page.id,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['in-app', pages['getting-started/install'].id, pages['getting-started/configure'].id],
+        ['in-app', diagram, pages['getting-started'].id],
+        ['in-app', logo, pages['reference/api'].id],
+      ]),
+    );
+    expect(links.body.stats).toEqual({ total: 3, broken: { total: 0 } });
+
     // One new revision, the space's content, which says what it came from.
     const revision = await t.prisma.revision.findUniqueOrThrow({ where: { id: (await revisionOf(acme))! } });
     expect(revision).toMatchObject({
@@ -190,7 +216,12 @@ describe('POST /v1/spaces/{spaceId}/git/export', () => {
         into: pages['getting-started'].id,
         title: 'Troubleshooting',
         description: 'When it breaks.',
-        document: { markdown: '# Troubleshooting\n\nRestart it.\n' },
+        // Links as an author writes them: from the page's file (getting-started/troubleshooting.md), or from the root.
+        document: {
+          markdown:
+            '# Troubleshooting\n\nRestart it, or [reinstall](./install.md#upgrade) and read [the welcome](/).\n\n' +
+            '![Diagram](/.gitbook/assets/diagram.png)\n',
+        },
       },
     ]);
     const initial = await server.head('acme');
@@ -224,14 +255,18 @@ describe('POST /v1/spaces/{spaceId}/git/export', () => {
 `);
     expect(text('docs/getting-started/install.md')).toBe('---\nhidden: true\n---\n\n# Install\n\nRun `npm install acme@2`.\n');
     expect(text('docs/getting-started/troubleshooting.md')).toBe(
-      '---\ndescription: When it breaks.\n---\n\n# Troubleshooting\n\nRestart it.\n',
+      '---\ndescription: When it breaks.\n---\n\n# Troubleshooting\n\nRestart it, or [reinstall](install.md#upgrade) and read ' +
+        '[the welcome](../README.md).\n\n![Diagram](../.gitbook/assets/diagram.png)\n',
     );
+    // No address of this server's (page-id:, file-id:) reaches the repository: they break on GitHub.
+    for (const [file, bytes] of commit.files) if (file.endsWith('.md')) expect(bytes.toString('utf8'), file).not.toMatch(/(page|file)-id:/);
     expect(text('docs/getting-started/README.md')).toBe(
       '---\nicon: rocket\nlayout:\n  width: wide\n  title:\n    visible: false\n---\n\n# Getting started\n\n![Diagram](../.gitbook/assets/diagram.png)\n',
     );
     // Pages stay in their files; what is not content stays as it was.
     expect(text('docs/getting-started/configure.md')).toBe('# Configure\n\nSee [the install](install.md) first.\n');
     expect(text('docs/getting-started/advanced.md')).toBe('# Advanced tips\n\n- one\n- two\n');
+    expect(text('docs/reference/api.md')).toBe('# API\n\n![Logo](../images/logo.png)\n\nEndpoints.\n');
     expect(commit.files.get('docs/.gitbook/assets/diagram.png')).toEqual(PNG);
     expect(commit.files.get('docs/images/logo.png')).toEqual(LOGO);
     expect(text('src/index.js')).toBe('export const acme = true;\n');
@@ -242,12 +277,24 @@ describe('POST /v1/spaces/{spaceId}/git/export', () => {
     expect(space.gitSync.operation.commit).toBe(exported);
   });
 
-  it('makes a round trip: importing what it exported gives the same pages, with the same ids', async () => {
+  it('makes a round trip: importing what it exported gives the same pages, with the same ids and references', async () => {
     const before = await pagesOf(acme);
+    const documents = async () => {
+      const out: Record<string, unknown> = {};
+      for (const [path, page] of Object.entries(await pagesOf(acme))) {
+        out[path] = (await t.request('GET', `/v1/spaces/${acme}/content/page/${page.id}`, { token: world.admin.token })).body.document;
+      }
+      return out;
+    };
+    const documentsBefore = await documents();
+    expect(JSON.stringify(documentsBefore['getting-started/troubleshooting'])).toContain(
+      JSON.stringify({ ref: { kind: 'anchor', page: before['getting-started/install'].id, anchor: 'upgrade' } }),
+    );
     const res = await api().spaces.importGitRepository(acme, { url: server.urlOf('acme', credentials), ref: BRANCH });
     expect(res.status).toBe(204);
     expect((await settled(t, acme, world.admin.token)).body.operation).toMatchObject({ state: 'success', direction: 'import' });
     expect(await pagesOf(acme)).toEqual(before);
+    expect(await documents()).toEqual(documentsBefore);
     const content = await t.request('GET', `/v1/spaces/${acme}/content`, { token: world.admin.token });
     expect(content.body.git).toMatchObject({ oid: exported, createdByGitBook: true });
   });

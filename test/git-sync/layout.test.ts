@@ -2,20 +2,17 @@
 // front matter both ways, the tree of a repository without a summary, and where pages and files are written.
 import { describe, expect, it } from 'vitest';
 import {
-  filePaths,
-  insidePath,
   LayoutError,
-  pagePaths,
   readConfig,
   readPageFile,
   readSummary,
-  relativeAddress,
   slugFromPath,
   titleFromPath,
   treeFromFiles,
   writePageFile,
   writeSummary,
 } from '../../src/git-sync/layout.js';
+import { filePaths, insidePath, pagePaths, relativeAddress } from '../../src/revisions/addresses.js';
 import { buildTree, type PageHead } from '../../src/revisions/read.js';
 import { pageContent } from '../../src/revisions/store.js';
 
@@ -111,7 +108,7 @@ describe('SUMMARY.md', () => {
     ];
     const tree = buildTree(pages);
     const config = readConfig(null);
-    const paths = pagePaths(tree.roots, config);
+    const paths = pagePaths(tree.roots, config.readme);
     expect(Object.fromEntries(paths)).toEqual({
       readme: 'README.md',
       guide: 'guide/README.md',
@@ -152,7 +149,7 @@ describe('where pages and files are written', () => {
       head('clash', { title: 'Clash', slug: 'start', position: 3 }),
       head('clashChild', { title: 'Clash child', slug: 'first', parentId: 'clash', position: 0 }),
     ];
-    expect(Object.fromEntries(pagePaths(buildTree(pages).roots, readConfig(null)))).toEqual({
+    expect(Object.fromEntries(pagePaths(buildTree(pages).roots))).toEqual({
       first: 'start/first.md',
       readme: 'README.md',
       taken: 'first/first.md',

@@ -16,7 +16,10 @@ export const linksBudgets: DomainBudgets = {
     const space = await buildSpace(t.prisma, { organizationId, title: 'Linked' });
     await publish(t.prisma, space.id, {
       pages: [
-        page('budgetLinksGuide', 'Guide', { markdown: '[Install](guide/install) ![x](x.png) <https://example.com>\n' }),
+        // As a write stores them: the page and the file by id.
+        page('budgetLinksGuide', 'Guide', {
+          markdown: '[Install](page-id:budgetLinksInstall) ![x](file-id:budgetLinksFile) <https://example.com>\n',
+        }),
         page('budgetLinksInstall', 'Install', { parentId: 'budgetLinksGuide' }),
       ],
       files: [file('budgetLinksFile', 'x.png')],

@@ -32,6 +32,8 @@ const storedDocument = {
           data: { ref: { kind: 'page', page: 'install' } },
           nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'installing', marks: [{ object: 'mark', type: 'bold' }] }] }],
         },
+        { object: 'text', leaves: [{ object: 'leaf', text: ' ', marks: [] }] },
+        { object: 'inline', type: 'inline-image', isVoid: true, data: { ref: { kind: 'file', file: 'logo' }, alt: 'Logo' }, nodes: [] },
       ],
     },
   ],
@@ -202,12 +204,16 @@ describe('GET /v1/spaces/{spaceId}/content/page/{pageId}', () => {
     expect((data as any).document).toBeUndefined();
   });
 
-  it('answers a stored document as it is, and as markdown with links to pages as their paths', async () => {
+  it('answers a stored document as it is, and as markdown with links to pages and files as paths from its file', async () => {
     const { data: asDocument } = await api().spaces.getPageById(space.id, 'upgrade', { format: 'document' });
     expectPagesMatchSpec('/spaces/{spaceId}/content/page/{pageId}', asDocument);
     expect((asDocument as any).document).toEqual(storedDocument);
     const { data: asMarkdown } = await api().spaces.getPageById(space.id, 'upgrade', { format: 'markdown' });
-    expect((asMarkdown as any).markdown).toBe('## Stored\n\nSee [**installing**](/guide/install)\n');
+    // Upgrade is written to guide/upgrade.md (its parent keeps its Git path, guide.md, and its subpages are in guide/),
+    // Install, which has a subpage, to guide/install/README.md, and the logo to .gitbook/assets/logo.png.
+    expect((asMarkdown as any).markdown).toBe(
+      '## Stored\n\nSee [**installing**](install/README.md) ![Logo](../.gitbook/assets/logo.png)\n',
+    );
   });
 
   it('answers a group without a body, and refuses what is not there or not a format', async () => {

@@ -24,6 +24,7 @@ function context(): EditContext {
     storeFile: async () => {
       throw new Error('no files in these tests');
     },
+    files: async () => [],
     now,
   };
 }
