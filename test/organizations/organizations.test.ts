@@ -67,7 +67,7 @@ describe('GET /v1/orgs', () => {
     expect(bad.status).toBe(400);
   });
 
-  it.each(['0', '1001', '2.5', 'many'])('rejects limit=%s with 400', async (limit) => {
+  it.each(['-1', '1001', '2.5', 'many'])('rejects limit=%s with 400', async (limit) => {
     const res = await t.request('GET', `/v1/orgs?limit=${limit}`, { token: alice.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: { code: 400, message: expect.stringContaining('limit') } });
