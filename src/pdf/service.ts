@@ -23,7 +23,9 @@ import { documentToMarkdown, storedAddressOf } from '../revisions/document.js';
 import { FILE_ID_PREFIX, PAGE_ID_PREFIX, parseMarkdown, spacePath } from '../revisions/markdown.js';
 import { type PageNode, type PageTree, treeOf } from '../revisions/read.js';
 import { rowsAt } from '../revisions/store.js';
-import { destinationOf, imageUrlsOf, type LinkTarget, MAX_IMAGE_PIXELS, type PdfPage, PdfTooLarge, renderPdf } from './render.js';
+import { MAX_IMAGE_PIXELS } from './images.js';
+import { imageUrlsOf, renderPdf } from './render.js';
+import { destinationOf, type LinkTarget, type PdfPage, PdfTooLarge } from './source.js';
 
 /** Pages one PDF holds at most; a larger export is refused (400), and can be made a part at a time with `page`. */
 export const MAX_PDF_PAGES = 1000;
