@@ -6,7 +6,8 @@
 // follow. The text is set in DejaVu Sans and Sans Mono, each PDF embedding the glyphs it uses (fonts.ts).
 //
 // The parts: fonts.ts (the fonts and the text they can show), images.ts (which images pdfkit may open), html.ts (HTML
-// in markdown), layout.ts (drawing each block); this file makes the document of them.
+// in markdown), layout.ts (drawing each block); this file makes the document of them. service.ts loads it on the first
+// export: pdfkit, fontkit, the fonts and linkedom are not loaded before.
 import PDFDocument from 'pdfkit';
 import { FONT, fonts, printable } from './fonts.js';
 import { COLOR, MARGIN, Renderer, SIZE } from './layout.js';
