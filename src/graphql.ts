@@ -1,5 +1,6 @@
-// GraphQL over HTTP at /graphql: graphql-yoga (GraphiQL for browsers), the limits a query is held to before it runs,
-// and its request body under the limits of the operations it runs.
+// GraphQL over HTTP at /graphql: graphql-yoga, the limits a query is held to before it runs, and its request body under
+// the limits of the operations it runs; for browsers, GraphiQL's page, made on the first visit and served compressed
+// with validators (src/kernel/static-assets.ts).
 //
 // Query limits (config.graphql): tokens while the document is parsed, so that a huge document costs no more than
 // its first tokens; then depth, aliases and directives (graphql-armor) as it is validated; then its cost with the
@@ -30,8 +31,11 @@ import {
 import { RestError } from '../rest/errors.js';
 import type { Config } from './config.js';
 import type { Context } from './kernel/context.js';
+import { type StaticAsset, sendStaticAsset, staticAsset } from './kernel/static-assets.js';
 import { costLimitPlugin } from './query-cost.js';
 import { schema } from './schema.js';
+
+const DEFAULT_QUERY = '{\n  viewer { displayName email }\n  organizations { items { id title } }\n}\n';
 
 /** Room, beside an operation's own limit, for the query text, the operation's other variables and the JSON around them. */
 export const DOCUMENT_ALLOWANCE = 64 * 1024;
@@ -51,6 +55,18 @@ const refused = (_context: unknown, error: GraphQLError) => {
   Object.assign(error.extensions, { code: 'GRAPHQL_VALIDATION_FAILED', http: { spec: true, status: 400 } });
 };
 
+/** GraphiQL's options (graphql-yoga's page). */
+const GRAPHIQL: GraphiQLOptions & { query?: string } = {
+  title: 'Docs platform management API',
+  // The user pastes a token after "Bearer ": every query needs one, the schema's introspection too.
+  headers: '{"Authorization": "Bearer "}',
+  // Not kept in localStorage, which the tenants' integration scripts served from this origin could read.
+  shouldPersistHeaders: false,
+  defaultQuery: DEFAULT_QUERY,
+  // Yoga's page opens on its welcome comment, not on defaultQuery, unless given it as `query` (graphql-yoga#3979).
+  query: DEFAULT_QUERY,
+};
+
 export interface GraphqlOptions {
   config: Config;
   /** The request's context once its token is checked; the same promise each time for one request. */
@@ -59,33 +75,13 @@ export interface GraphqlOptions {
 
 export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Middleware {
   const limits = config.graphql;
-  // GraphiQL's page inlines all its assets (~9 MB, no CDN, so it works offline) and yoga renders it on every load:
-  // the last page is kept, by its options, already encoded.
-  let graphiqlPage = { options: '', body: Buffer.alloc(0) };
   const yoga = createYoga<{ koa: Koa.Context }>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
-    graphiql: {
-      title: 'Docs platform management API',
-      // The user pastes a token after "Bearer ": every query needs one, the schema's introspection too.
-      headers: '{"Authorization": "Bearer "}',
-      // Not kept in localStorage, which the tenants' integration scripts served from this origin could read.
-      shouldPersistHeaders: false,
-      defaultQuery: '{\n  viewer { displayName email }\n  organizations { items { id title } }\n}\n',
-    },
-    renderGraphiQL: async (graphiqlOptions) => {
-      const key = JSON.stringify(graphiqlOptions);
-      if (graphiqlPage.options !== key) {
-        // Loaded on the first visit: the module holds the page's 9 MB of assets, about 50 MB of memory once parsed.
-        const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-        // Yoga's page opens on its welcome comment, not on defaultQuery, unless given it as `query` (graphql-yoga#3979).
-        const page: GraphiQLOptions & { query?: string } = { ...graphiqlOptions, query: graphiqlOptions.defaultQuery };
-        graphiqlPage = { options: key, body: Buffer.from(renderGraphiQL(page)) };
-      }
-      return graphiqlPage.body;
-    },
+    // GraphiQL's page is served below, before yoga.
+    graphiql: false,
     context: async ({ koa }) => contextOf(koa),
     // Aliases matter here: each alias of a list is a list of its own, with its own statement.
     plugins: [
@@ -98,6 +94,14 @@ export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Mi
   });
 
   const largest = graphqlLimit(largestBodyLimit(schema));
+
+  // GraphiQL's page inlines all its assets (~9 MB, no CDN, so that it works offline): it is made on the first visit
+  // (the module that renders it holds the assets, about 50 MB of memory once parsed) and kept compressed.
+  let graphiqlPage: Promise<StaticAsset> | undefined;
+  const graphiql = () =>
+    (graphiqlPage ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) =>
+      staticAsset(renderGraphiQL(GRAPHIQL), 'text/html; charset=utf-8', new Date()),
+    ));
 
   /** The document of a JSON body, or undefined when it has none that parses. */
   function documentOf(ctx: Koa.Context, bytes: Buffer): DocumentNode | undefined {
@@ -133,6 +137,11 @@ export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Mi
   return async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
     ctx.state.route = '/graphql';
+    // What yoga would answer with GraphiQL: a browser's page load.
+    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.get('accept').includes('text/html')) {
+      sendStaticAsset(ctx, await graphiql(), 'no-cache');
+      return;
+    }
     let body: Buffer | undefined;
     try {
       body = await bodyOf(ctx);
