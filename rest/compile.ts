@@ -38,7 +38,6 @@ import {
   visit,
   visitWithTypeInfo,
 } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { type IntegerRange, integerRangeOf } from '../src/kernel/validation.js';
 import { documentBodyLimit } from './body.js';
 import type { RestModule, RouteDefinition, Status } from './route.js';
@@ -424,13 +423,17 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
       plan = field.plan;
     }
     if (definition.emptyObject) plan = { kind: 'object', typeName: 'EmptyObject', fields: [] };
-    // Compiled to JavaScript on the route's first call: the code of every route would be about 45 MB of memory at
-    // start-up, and an instance runs a few of them. What can fail (the operation, its validation, the plan) fails above.
+    // Compiled to JavaScript on the route's first call, graphql-jit loaded by the first: the code of every route would
+    // be about 45 MB of memory at start-up, and an instance runs a few of them. What can fail (the operation, its
+    // validation, the plan) fails above.
     let compiled: CompiledRoute['run'] | undefined;
-    const run: CompiledRoute['run'] = (context, variableValues) => {
-      compiled ??= jitCompiled(schema, document, definition.name);
-      return compiled(context, variableValues);
-    };
+    const run: CompiledRoute['run'] = (context, variableValues) =>
+      compiled
+        ? compiled(context, variableValues)
+        : jitCompiled(schema, document, definition.name).then((made) => {
+            compiled = made;
+            return made(context, variableValues);
+          });
     const bodyLimit = documentBodyLimit(schema, document);
     return { definition, document, run, variables, bodyPath, plan, write: jsonWriter(plan), alternateStatus, bodyLimit };
   } catch (error) {
@@ -439,7 +442,8 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
 }
 
 /** The operation compiled to JavaScript by graphql-jit, or graphql-js's execute where jit cannot compile it. */
-function jitCompiled(schema: GraphQLSchema, document: DocumentNode, operationName: string): CompiledRoute['run'] {
+async function jitCompiled(schema: GraphQLSchema, document: DocumentNode, operationName: string): Promise<CompiledRoute['run']> {
+  const { compileQuery, isCompiledQuery } = await import('graphql-jit');
   const jit = compileQuery(schema, document, operationName);
   return isCompiledQuery(jit)
     ? (context, variableValues) => jit.query(undefined, context, variableValues)

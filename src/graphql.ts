@@ -11,12 +11,8 @@
 // whose token is valid (anyone else has the default). A body past the default is accepted only as JSON whose
 // document's root fields, in every operation, all declare a larger limit, and only up to the smallest of those plus
 // DOCUMENT_ALLOWANCE: a content batch may be as large through GraphQL as through REST, and nothing else may.
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
-import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { type DocumentNode, type GraphQLError, parse } from 'graphql';
-import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
+import type { GraphiQLOptions, YogaServerInstance } from 'graphql-yoga';
 import type Koa from 'koa';
 import {
   answerTooLarge,
@@ -73,14 +69,21 @@ export interface GraphqlOptions {
   contextOf(ctx: Koa.Context): Promise<Context>;
 }
 
-export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Middleware {
-  const limits = config.graphql;
-  const yoga = createYoga<{ koa: Koa.Context }>({
+/** graphql-yoga over the schema, with the query limits as plugins. */
+async function graphqlServer(limits: Config['graphql'], contextOf: GraphqlOptions['contextOf']) {
+  const [{ createYoga }, { maxAliasesPlugin }, { maxDepthPlugin }, { maxDirectivesPlugin }, { maxTokensPlugin }] = await Promise.all([
+    import('graphql-yoga'),
+    import('@escape.tech/graphql-armor-max-aliases'),
+    import('@escape.tech/graphql-armor-max-depth'),
+    import('@escape.tech/graphql-armor-max-directives'),
+    import('@escape.tech/graphql-armor-max-tokens'),
+  ]);
+  return createYoga<{ koa: Koa.Context }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
-    // GraphiQL's page is served below, before yoga.
+    // GraphiQL's page is served by graphqlMiddleware, before yoga.
     graphiql: false,
     context: async ({ koa }) => contextOf(koa),
     // Aliases matter here: each alias of a list is a list of its own, with its own statement.
@@ -92,6 +95,14 @@ export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Mi
       costLimitPlugin(limits.maxCost),
     ],
   });
+}
+
+export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Middleware {
+  const limits = config.graphql;
+  // graphql-yoga and graphql-armor are loaded, and the server made, by the first GraphQL request: the schema is
+  // whole from start-up, only the HTTP side of /graphql waits.
+  let server: Promise<YogaServerInstance<{ koa: Koa.Context }, Context>> | undefined;
+  const yoga = () => (server ??= graphqlServer(limits, contextOf));
 
   const largest = graphqlLimit(largestBodyLimit(schema));
 
@@ -165,7 +176,7 @@ export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Mi
       headers,
       body: bytes && new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
     };
-    const response = await yoga.fetch(new URL(ctx.url, 'http://localhost'), init, { koa: ctx });
+    const response = await (await yoga()).fetch(new URL(ctx.url, 'http://localhost'), init, { koa: ctx });
     ctx.status = response.status;
     for (const [key, value] of response.headers) ctx.append(key, value);
     ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;

@@ -21,6 +21,13 @@ const LOADED_ON_FIRST_USE: Record<string, readonly string[]> = {
   'Git sync': ['isomorphic-git', 'pako'],
   'OpenAPI specifications': ['@readme/openapi-parser'],
   GraphiQL: ['@graphql-yoga/render-graphiql'],
+  'GraphQL over HTTP': ['graphql-yoga', '@escape.tech/graphql-armor-max-depth'],
+  'a REST route (its compiled operation)': ['graphql-jit'],
+  'outbound requests': ['undici'],
+  'e-mail': ['nodemailer'],
+  'visitor tokens': ['jose'],
+  'adaptive schemas': ['ajv'],
+  'stored files': ['file-type', 'image-size'],
 };
 
 /** Node options that take the next argument as their value. */
