@@ -4,11 +4,12 @@
 // modules through a loader hook, CommonJS ones from require's cache. A static import of pdfkit on any start-up path
 // (schema, routes, services, jobs) fails this test.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { npmScript } from '../support/npm-script.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const recorder = path.join(root, 'test/support/module-recorder.mjs');
@@ -33,13 +34,13 @@ const LOADED_ON_FIRST_USE: Record<string, readonly string[]> = {
 /** Node options that take the next argument as their value. */
 const WITH_VALUE = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
 
-/** package.json's start command, with the recorder as the last --import before the script (its hooks run first). */
-function startCommand(): string[] {
-  const [node, ...args] = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string).split(' ');
-  expect(node).toBe('node');
+/** `npm start`'s command, with the recorder as the last --import before the script (its hooks run first). */
+async function startCommand(): Promise<{ command: string; args: string[] }> {
+  const { command, args } = await npmScript('start');
+  expect(command).toBe('node');
   let script = 0;
   while (script < args.length && args[script].startsWith('-')) script += WITH_VALUE.has(args[script]) ? 2 : 1;
-  return [...args.slice(0, script), '--import', recorder, ...args.slice(script)];
+  return { command: process.execPath, args: [...args.slice(0, script), '--import', recorder, ...args.slice(script)] };
 }
 
 let database: TestDatabase;
@@ -54,7 +55,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'first-use-'));
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
-  child = spawn(process.execPath, startCommand(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { command, args } = await startCommand();
+  child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -97,8 +99,8 @@ const loads = (modules: readonly string[], name: string) => modules.some((module
 describe('after start-up', () => {
   it('has loaded no library that a feature needs only when it is used', async () => {
     const modules = await loadedModules();
-    // The recorder sees both kinds of module: our ES modules and CommonJS packages.
-    expect(modules).toContain(`file://${path.join(root, 'src/app.ts')}`);
+    // The recorder sees both kinds of module: our ES modules (built, or under a TypeScript loader) and CommonJS packages.
+    expect(modules.some((module) => /\/(dist\/)?src\/app\.[jt]s$/.test(module))).toBe(true);
     expect(loads(modules, 'pg')).toBe(true);
     const loadedEarly = Object.entries(LOADED_ON_FIRST_USE).flatMap(([feature, names]) =>
       names.filter((name) => loads(modules, name)).map((name) => `${name} (${feature})`),
