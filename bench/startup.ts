@@ -19,6 +19,8 @@ export interface StartupResults {
   startupCpuMs: number;
   /** Median RSS of the process, MiB, a second after it answered GET /health/ready with 200. */
   idleRssMiB: number;
+  /** Median of the process's peak RSS (VmHWM), MiB, by then: what starting up took at most. */
+  peakRssMiB: number;
   samples: Sample[];
 }
 
@@ -26,13 +28,16 @@ interface Sample {
   startupMs: number;
   startupCpuMs: number;
   idleRssMiB: number;
+  peakRssMiB: number;
 }
 
 const SETTLE_MS = 1000;
 
-function rssKb(pid: number): number {
+/** The process's resident memory now (VmRSS) and at its peak (VmHWM), in KiB. */
+function rssKb(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)![1]);
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status)![1]);
+  return { now: field('VmRSS'), peak: field('VmHWM') };
 }
 
 /** utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms (USER_HZ is 100 on Linux). */
@@ -72,7 +77,8 @@ async function startOnce(command: readonly string[], root: string, databaseUrl: 
     const ready = await fetch(`${url}/health/ready`);
     if (ready.status !== 200) throw new Error(`GET /health/ready answered ${ready.status} after start-up`);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    return { startupMs, startupCpuMs: cpuMs(child.pid!), idleRssMiB: rssKb(child.pid!) / 1024 };
+    const rss = rssKb(child.pid!);
+    return { startupMs, startupCpuMs: cpuMs(child.pid!), idleRssMiB: rss.now / 1024, peakRssMiB: rss.peak / 1024 };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -95,10 +101,12 @@ export async function measureStartup(
     startupMs: Math.round(median(samples.map((s) => s.startupMs))),
     startupCpuMs: Math.round(median(samples.map((s) => s.startupCpuMs))),
     idleRssMiB: Math.round(median(samples.map((s) => s.idleRssMiB))),
+    peakRssMiB: Math.round(median(samples.map((s) => s.peakRssMiB))),
     samples: samples.map((s) => ({
       startupMs: Math.round(s.startupMs),
       startupCpuMs: s.startupCpuMs,
       idleRssMiB: Math.round(s.idleRssMiB),
+      peakRssMiB: Math.round(s.peakRssMiB),
     })),
   };
 }

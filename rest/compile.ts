@@ -1,7 +1,7 @@
 // Compiles route definitions against the GraphQL schema, once, at start-up: builds each route's operation from its
-// field path and the registered fragments, validates it, compiles it with graphql-jit, and precomputes how REST
-// values become variables and how results become REST bodies. A route that does not compile stops the service from
-// starting, with the route named in the error.
+// field path and the registered fragments, validates it, and precomputes how REST values become variables and how
+// results become REST bodies; graphql-jit compiles it on its first call. A route that does not compile stops the
+// service from starting, with the route named in the error.
 import {
   type ArgumentNode,
   type DocumentNode,
@@ -38,7 +38,6 @@ import {
   visit,
   visitWithTypeInfo,
 } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { type IntegerRange, integerRangeOf } from '../src/kernel/validation.js';
 import { documentBodyLimit } from './body.js';
 import type { RestModule, RouteDefinition, Status } from './route.js';
@@ -424,15 +423,31 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
       plan = field.plan;
     }
     if (definition.emptyObject) plan = { kind: 'object', typeName: 'EmptyObject', fields: [] };
-    const jit = compileQuery(schema, document, definition.name);
-    const run: CompiledRoute['run'] = isCompiledQuery(jit)
-      ? (context, variableValues) => jit.query(undefined, context, variableValues)
-      : (contextValue, variableValues) => execute({ schema, document, operationName: definition.name, variableValues, contextValue });
+    // Compiled to JavaScript on the route's first call, graphql-jit loaded by the first: the code of every route would
+    // be about 45 MB of memory at start-up, and an instance runs a few of them. What can fail (the operation, its
+    // validation, the plan) fails above.
+    let compiled: CompiledRoute['run'] | undefined;
+    const run: CompiledRoute['run'] = (context, variableValues) =>
+      compiled
+        ? compiled(context, variableValues)
+        : jitCompiled(schema, document, definition.name).then((made) => {
+            compiled = made;
+            return made(context, variableValues);
+          });
     const bodyLimit = documentBodyLimit(schema, document);
     return { definition, document, run, variables, bodyPath, plan, write: jsonWriter(plan), alternateStatus, bodyLimit };
   } catch (error) {
     throw new Error(`Route ${where} (${definition.name}): ${(error as Error).message}`);
   }
+}
+
+/** The operation compiled to JavaScript by graphql-jit, or graphql-js's execute where jit cannot compile it. */
+async function jitCompiled(schema: GraphQLSchema, document: DocumentNode, operationName: string): Promise<CompiledRoute['run']> {
+  const { compileQuery, isCompiledQuery } = await import('graphql-jit');
+  const jit = compileQuery(schema, document, operationName);
+  return isCompiledQuery(jit)
+    ? (context, variableValues) => jit.query(undefined, context, variableValues)
+    : (contextValue, variableValues) => execute({ schema, document, operationName, variableValues, contextValue });
 }
 
 /** Builds output plans: which response keys to write, in which spelling, for each selection. */

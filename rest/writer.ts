@@ -1,7 +1,7 @@
 // The REST body of a GraphQL result, written in one pass by a function generated per route from its output plan:
 // REST enum spellings, absent optional fields omitted rather than null, keys in selection order, and each field's
 // write inlined for its type (the generic walk of a result, and a closure call per field, were the largest share of a
-// list request's CPU once the data was read). Generated once at start-up, like graphql-jit's executors.
+// list request's CPU once the data was read). Generated once at start-up.
 export type Writer = (value: unknown) => string;
 
 /** How to turn one GraphQL result value into its REST form. */

@@ -1,5 +1,6 @@
-// GraphQL over HTTP at /graphql: graphql-yoga (GraphiQL for browsers), the limits a query is held to before it runs,
-// and its request body under the limits of the operations it runs.
+// GraphQL over HTTP at /graphql: graphql-yoga, the limits a query is held to before it runs, and its request body under
+// the limits of the operations it runs; for browsers, GraphiQL's page, made on the first visit and served compressed
+// with validators (src/kernel/static-assets.ts).
 //
 // Query limits (config.graphql): tokens while the document is parsed, so that a huge document costs no more than
 // its first tokens; then depth, aliases and directives (graphql-armor) as it is validated; then its cost with the
@@ -10,12 +11,8 @@
 // whose token is valid (anyone else has the default). A body past the default is accepted only as JSON whose
 // document's root fields, in every operation, all declare a larger limit, and only up to the smallest of those plus
 // DOCUMENT_ALLOWANCE: a content batch may be as large through GraphQL as through REST, and nothing else may.
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
-import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { type DocumentNode, type GraphQLError, parse } from 'graphql';
-import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
+import type { GraphiQLOptions, YogaServerInstance } from 'graphql-yoga';
 import type Koa from 'koa';
 import {
   answerTooLarge,
@@ -30,8 +27,11 @@ import {
 import { RestError } from '../rest/errors.js';
 import type { Config } from './config.js';
 import type { Context } from './kernel/context.js';
+import { type StaticAsset, sendStaticAsset, staticAsset } from './kernel/static-assets.js';
 import { costLimitPlugin } from './query-cost.js';
 import { schema } from './schema.js';
+
+const DEFAULT_QUERY = '{\n  viewer { displayName email }\n  organizations { items { id title } }\n}\n';
 
 /** Room, beside an operation's own limit, for the query text, the operation's other variables and the JSON around them. */
 export const DOCUMENT_ALLOWANCE = 64 * 1024;
@@ -51,41 +51,40 @@ const refused = (_context: unknown, error: GraphQLError) => {
   Object.assign(error.extensions, { code: 'GRAPHQL_VALIDATION_FAILED', http: { spec: true, status: 400 } });
 };
 
+/** GraphiQL's options (graphql-yoga's page). */
+const GRAPHIQL: GraphiQLOptions & { query?: string } = {
+  title: 'Docs platform management API',
+  // The user pastes a token after "Bearer ": every query needs one, the schema's introspection too.
+  headers: '{"Authorization": "Bearer "}',
+  // Not kept in localStorage, which the tenants' integration scripts served from this origin could read.
+  shouldPersistHeaders: false,
+  defaultQuery: DEFAULT_QUERY,
+  // Yoga's page opens on its welcome comment, not on defaultQuery, unless given it as `query` (graphql-yoga#3979).
+  query: DEFAULT_QUERY,
+};
+
 export interface GraphqlOptions {
   config: Config;
   /** The request's context once its token is checked; the same promise each time for one request. */
   contextOf(ctx: Koa.Context): Promise<Context>;
 }
 
-export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Middleware {
-  const limits = config.graphql;
-  // GraphiQL's page inlines all its assets (~9 MB, no CDN, so it works offline) and yoga renders it on every load:
-  // the last page is kept, by its options, already encoded.
-  let graphiqlPage = { options: '', body: Buffer.alloc(0) };
-  const yoga = createYoga<{ koa: Koa.Context }>({
+/** graphql-yoga over the schema, with the query limits as plugins. */
+async function graphqlServer(limits: Config['graphql'], contextOf: GraphqlOptions['contextOf']) {
+  const [{ createYoga }, { maxAliasesPlugin }, { maxDepthPlugin }, { maxDirectivesPlugin }, { maxTokensPlugin }] = await Promise.all([
+    import('graphql-yoga'),
+    import('@escape.tech/graphql-armor-max-aliases'),
+    import('@escape.tech/graphql-armor-max-depth'),
+    import('@escape.tech/graphql-armor-max-directives'),
+    import('@escape.tech/graphql-armor-max-tokens'),
+  ]);
+  return createYoga<{ koa: Koa.Context }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
-    graphiql: {
-      title: 'Docs platform management API',
-      // The user pastes a token after "Bearer ": every query needs one, the schema's introspection too.
-      headers: '{"Authorization": "Bearer "}',
-      // Not kept in localStorage, which the tenants' integration scripts served from this origin could read.
-      shouldPersistHeaders: false,
-      defaultQuery: '{\n  viewer { displayName email }\n  organizations { items { id title } }\n}\n',
-    },
-    renderGraphiQL: async (graphiqlOptions) => {
-      const key = JSON.stringify(graphiqlOptions);
-      if (graphiqlPage.options !== key) {
-        // Loaded on the first visit: the module holds the page's 9 MB of assets, about 50 MB of memory once parsed.
-        const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-        // Yoga's page opens on its welcome comment, not on defaultQuery, unless given it as `query` (graphql-yoga#3979).
-        const page: GraphiQLOptions & { query?: string } = { ...graphiqlOptions, query: graphiqlOptions.defaultQuery };
-        graphiqlPage = { options: key, body: Buffer.from(renderGraphiQL(page)) };
-      }
-      return graphiqlPage.body;
-    },
+    // GraphiQL's page is served by graphqlMiddleware, before yoga.
+    graphiql: false,
     context: async ({ koa }) => contextOf(koa),
     // Aliases matter here: each alias of a list is a list of its own, with its own statement.
     plugins: [
@@ -96,8 +95,24 @@ export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Mi
       costLimitPlugin(limits.maxCost),
     ],
   });
+}
+
+export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Middleware {
+  const limits = config.graphql;
+  // graphql-yoga and graphql-armor are loaded, and the server made, by the first GraphQL request: the schema is
+  // whole from start-up, only the HTTP side of /graphql waits.
+  let server: Promise<YogaServerInstance<{ koa: Koa.Context }, Context>> | undefined;
+  const yoga = () => (server ??= graphqlServer(limits, contextOf));
 
   const largest = graphqlLimit(largestBodyLimit(schema));
+
+  // GraphiQL's page inlines all its assets (~9 MB, no CDN, so that it works offline): it is made on the first visit
+  // (the module that renders it holds the assets, about 50 MB of memory once parsed) and kept compressed.
+  let graphiqlPage: Promise<StaticAsset> | undefined;
+  const graphiql = () =>
+    (graphiqlPage ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) =>
+      staticAsset(renderGraphiQL(GRAPHIQL), 'text/html; charset=utf-8', new Date()),
+    ));
 
   /** The document of a JSON body, or undefined when it has none that parses. */
   function documentOf(ctx: Koa.Context, bytes: Buffer): DocumentNode | undefined {
@@ -133,6 +148,11 @@ export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Mi
   return async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
     ctx.state.route = '/graphql';
+    // What yoga would answer with GraphiQL: a browser's page load.
+    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.get('accept').includes('text/html')) {
+      sendStaticAsset(ctx, await graphiql(), 'no-cache');
+      return;
+    }
     let body: Buffer | undefined;
     try {
       body = await bodyOf(ctx);
@@ -156,7 +176,7 @@ export function graphqlMiddleware({ config, contextOf }: GraphqlOptions): Koa.Mi
       headers,
       body: bytes && new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
     };
-    const response = await yoga.fetch(new URL(ctx.url, 'http://localhost'), init, { koa: ctx });
+    const response = await (await yoga()).fetch(new URL(ctx.url, 'http://localhost'), init, { koa: ctx });
     ctx.status = response.status;
     for (const [key, value] of response.headers) ctx.append(key, value);
     ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;

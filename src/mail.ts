@@ -1,6 +1,6 @@
 // Outgoing e-mail (nodemailer): to SMTP_URL when it is set; otherwise each message is written to the log, so that a
 // try-out instance without a mail server still shows the links it would have sent.
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 
@@ -27,22 +27,29 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
     };
   }
   const url = new URL(config.smtpUrl);
-  const transport = createTransport(
-    {
-      host: url.hostname,
-      port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
-      secure: url.protocol === 'smtps:',
-      auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
-      connectionTimeout: SMTP_TIMEOUT_MS,
-      greetingTimeout: SMTP_TIMEOUT_MS,
-      socketTimeout: SMTP_TIMEOUT_MS,
-    },
-    { from: config.from },
-  );
+  // nodemailer is loaded by the first message, not at start-up.
+  let transporter: Promise<Transporter> | undefined;
+  const transport = () =>
+    (transporter ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport(
+        {
+          host: url.hostname,
+          port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
+          secure: url.protocol === 'smtps:',
+          auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+          connectionTimeout: SMTP_TIMEOUT_MS,
+          greetingTimeout: SMTP_TIMEOUT_MS,
+          socketTimeout: SMTP_TIMEOUT_MS,
+        },
+        { from: config.from },
+      ),
+    ));
   return {
     send: async (mail) => {
-      await transport.sendMail(mail);
+      await (await transport()).sendMail(mail);
     },
-    close: () => transport.close(),
+    close: () => {
+      void transporter?.then((created) => created.close());
+    },
   };
 }

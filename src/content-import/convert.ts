@@ -30,24 +30,6 @@ export interface ConvertedPage {
   links: URL[];
 }
 
-/** Media types read as HTML. */
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-
-export const mediaTypeOf = (contentType: string | null) => contentType?.split(';')[0].trim().toLowerCase() || null;
-export const isHtml = (contentType: string | null) => HTML_TYPES.has(mediaTypeOf(contentType) ?? '');
-
-/** The page's text: in the charset its Content-Type names, else its <meta charset>, else UTF-8. */
-export function decodeHtml(body: Buffer, contentType: string | null): string {
-  const declared =
-    /charset="?([\w.:-]+)/i.exec(contentType ?? '')?.[1] ??
-    /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 1024).toString('latin1'))?.[1];
-  try {
-    return new TextDecoder(declared ?? 'utf-8').decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body);
-  }
-}
-
 const fence = (code: string, language: string) => {
   const longest = Math.max(2, ...[...code.matchAll(/^`{3,}/gm)].map((match) => match[0].length));
   const marks = '`'.repeat(longest + 1);

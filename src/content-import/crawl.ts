@@ -4,7 +4,24 @@
 // not HTML, too large, too slow, redirected off the site) is skipped and counted.
 import { badRequest } from '../kernel/errors.js';
 import { FetchError, type Fetcher } from '../kernel/fetcher.js';
-import { convertHtml, decodeHtml, isHtml, mediaTypeOf } from './convert.js';
+
+/** Media types read as HTML. */
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+const mediaTypeOf = (contentType: string | null) => contentType?.split(';')[0].trim().toLowerCase() || null;
+const isHtml = (contentType: string | null) => HTML_TYPES.has(mediaTypeOf(contentType) ?? '');
+
+/** The page's text: in the charset its Content-Type names, else its <meta charset>, else UTF-8. */
+function decodeHtml(body: Buffer, contentType: string | null): string {
+  const declared =
+    /charset="?([\w.:-]+)/i.exec(contentType ?? '')?.[1] ??
+    /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 1024).toString('latin1'))?.[1];
+  try {
+    return new TextDecoder(declared ?? 'utf-8').decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
 
 export interface CrawlLimits {
   /** Requests, the start page's included. */
@@ -117,6 +134,9 @@ export async function crawl(fetcher: Fetcher, start: string, limits: CrawlLimits
     return page;
   };
 
+  // The converter's libraries (Readability, linkedom, turndown) are loaded by the first import of a website, not at
+  // start-up.
+  const { convertHtml } = await import('./convert.js');
   const first = await read(start);
   if ('failure' in first) throw badRequest(`Invalid "url": ${first.failure}`);
   // A redirect decides where the site is: http://host/docs may answer from https://host/docs/.

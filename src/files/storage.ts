@@ -7,8 +7,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
-import { imageSize } from 'image-size';
 import type { Config } from '../config.js';
 import type { FileContent } from '../revisions/store.js';
 
@@ -41,7 +39,9 @@ const TEXT_TYPES: Record<string, string> = {
 };
 
 /** Width and height of an image as displayed (EXIF orientations 5 to 8 turn it a quarter), or null if not one. */
-function dimensionsOf(bytes: Uint8Array): { width: number; height: number; type?: string } | null {
+async function dimensionsOf(bytes: Uint8Array): Promise<{ width: number; height: number; type?: string } | null> {
+  // image-size, like file-type below, is loaded by the first file stored, not at start-up.
+  const { imageSize } = await import('image-size');
   try {
     const size = imageSize(bytes);
     const turned = (size.orientation ?? 1) >= 5;
@@ -56,6 +56,7 @@ function dimensionsOf(bytes: Uint8Array): { width: number; height: number; type?
  * declared type when it is a well-formed MIME type, else what the name's extension says of a text format.
  */
 async function contentTypeOf(bytes: Uint8Array, name: string, declared: string | null | undefined, imageType?: string) {
+  const { fileTypeFromBuffer } = await import('file-type');
   const sniffed = await fileTypeFromBuffer(bytes);
   if (sniffed) return sniffed.mime;
   if (imageType === 'svg') return 'image/svg+xml';
@@ -86,7 +87,7 @@ export async function storeFile(
       await rm(temporary, { force: true });
     }
   }
-  const image = dimensionsOf(bytes);
+  const image = await dimensionsOf(bytes);
   const contentType = await contentTypeOf(bytes, name, declaredType, image?.type);
   const dimensions = contentType.startsWith('image/') ? image : null;
   return { name, contentType, size: bytes.byteLength, width: dimensions?.width ?? null, height: dimensions?.height ?? null, storageKey };

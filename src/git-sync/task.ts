@@ -8,10 +8,8 @@ import { Prisma } from '../generated/prisma/client.js';
 import { defineTask } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
 import { type SealedFor, unseal } from '../kernel/sealed.js';
-import { exportContent } from './exporting.js';
-import { importContent } from './importing.js';
 import { LayoutError } from './layout.js';
-import { type Credentials, GitFailure, gitLimits, withRepository } from './remote.js';
+import type { Credentials } from './remote.js';
 
 export interface GitSyncPayload {
   operationId: string;
@@ -54,6 +52,12 @@ async function outOfOrder(services: Services, operation: GitSyncOperation): Prom
   return newer;
 }
 
+/** The operations and Git itself (isomorphic-git, pako): loaded by the first Git sync, not at start-up. */
+async function gitOperations() {
+  const [remote, importing, exporting] = await Promise.all([import('./remote.js'), import('./importing.js'), import('./exporting.js')]);
+  return { ...remote, importContent: importing.importContent, exportContent: exporting.exportContent };
+}
+
 async function authorOf(services: Services, userId: string) {
   const [user] = await services.sql<{ displayName: string; email: string }>(
     Prisma.sql`SELECT "displayName", email FROM "User" WHERE id = ${userId}`,
@@ -75,6 +79,7 @@ export const gitSyncTask = defineTask<GitSyncPayload>({
         UPDATE "GitSyncOperation" SET state = 'success', skipped = true, "endedAt" = ${new Date()} WHERE id = ${operation.id}`);
       return;
     }
+    const { GitFailure, withRepository, gitLimits, importContent, exportContent } = await gitOperations();
     let credentials: Credentials | null = null;
     try {
       credentials = payload.credentials

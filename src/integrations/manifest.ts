@@ -3,8 +3,6 @@
 // Images arrive as base64 and must decode to a PNG, JPEG, GIF, WebP or SVG image (by their bytes, not a declared
 // type). Each asset has its cap (script 512 KiB, image 256 KiB decoded); PUBLISH_BODY_BYTES bounds a whole publish,
 // answered 413 beyond it, and admits every publish within those caps.
-import { fileTypeFromBuffer } from 'file-type';
-import { imageSize } from 'image-size';
 import { z } from 'zod';
 import { builder } from '../kernel/builder.js';
 import { rules } from '../kernel/validation.js';
@@ -105,6 +103,8 @@ const IMAGE_TYPES: Record<string, ImageExtension> = {
 
 /** What image the bytes are, by their signature (SVG, which has none, by its markup); null when none of ours. */
 export async function imageExtensionOf(bytes: Uint8Array): Promise<ImageExtension | null> {
+  // Loaded by the first image, not at start-up.
+  const [{ fileTypeFromBuffer }, { imageSize }] = await Promise.all([import('file-type'), import('image-size')]);
   const sniffed = await fileTypeFromBuffer(bytes);
   if (sniffed) return IMAGE_TYPES[sniffed.mime] ?? null;
   try {

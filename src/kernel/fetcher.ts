@@ -9,7 +9,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, fetch } from 'undici';
+import type { Agent } from 'undici';
 
 export type FetchFailure = 'BAD_URL' | 'PRIVATE_ADDRESS' | 'TIMEOUT' | 'TOO_LARGE' | 'TOO_MANY_REDIRECTS' | 'HTTP_STATUS' | 'NETWORK';
 
@@ -146,7 +146,13 @@ export function createFetcher(config: FetcherConfig): Fetcher {
       callback(null, addresses[0].address, addresses[0].family);
     });
   };
-  const agent = new Agent({ connect: { lookup, timeout: idleTimeoutMs }, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs });
+  // undici and the agent are loaded by the first fetch, not at start-up: many instances fetch nothing for a long while.
+  let client: Promise<{ agent: Agent; fetch: typeof import('undici').fetch }> | undefined;
+  const undici = () =>
+    (client ??= import('undici').then(({ Agent, fetch }) => ({
+      fetch,
+      agent: new Agent({ connect: { lookup, timeout: idleTimeoutMs }, headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs }),
+    })));
 
   /** The URL, if it may be fetched at all: http(s), and not a literal non-public address. */
   function checked(text: string): URL {
@@ -202,6 +208,7 @@ export function createFetcher(config: FetcherConfig): Fetcher {
     url.password = '';
     for (let hop = 0; ; hop++) {
       const sent = { ...headers, ...(authorization && url.origin === credentialsOrigin && { authorization }) };
+      const { agent, fetch } = await undici();
       const response = await fetch(url, { method, dispatcher: agent, redirect: 'manual', signal: exchange.signal, headers: sent, body });
       const location = response.headers.get('location');
       if (!REDIRECTS.has(response.status) || !location || method === 'POST') return response;
@@ -300,6 +307,8 @@ export function createFetcher(config: FetcherConfig): Fetcher {
           body: streamed(response.body as AsyncIterable<Uint8Array> | null, maxBytes, exchange),
         };
       }),
-    close: () => agent.close(),
+    close: async () => {
+      if (client) await (await client).agent.close();
+    },
   };
 }

@@ -4,7 +4,7 @@
 // budget of files and bytes. The files are then validated as Swagger 2.0, OpenAPI 3.0 or 3.1, JSON or YAML, by
 // @readme/openapi-parser, whose resolver is given the files already read: the parser itself never reaches the network.
 import { createHash } from 'node:crypto';
-import { type ParserOptions, validate } from '@readme/openapi-parser';
+import type { ParserOptions } from '@readme/openapi-parser';
 import YAML from 'yaml';
 import { FetchError, type Fetcher } from '../kernel/fetcher.js';
 
@@ -189,6 +189,8 @@ async function readFiles(source: Source, fetcher: Fetcher): Promise<SourceFile[]
 
 /** The problems the parser finds in the files, as a ProcessingError; nothing when they are a valid specification. */
 async function checkSpecification(files: readonly SourceFile[]): Promise<void> {
+  // The parser and its validators (ajv and the OpenAPI schemas) are loaded by the first specification, not at start-up.
+  const { validate } = await import('@readme/openapi-parser');
   const byUrl = new Map(files.map((file) => [file.url, file]));
   // json-schema-ref-parser's http resolver, replaced: it reads only the files already fetched.
   const resolver = {

@@ -23,7 +23,8 @@ import { documentToMarkdown, storedAddressOf } from '../revisions/document.js';
 import { FILE_ID_PREFIX, PAGE_ID_PREFIX, parseMarkdown, spacePath } from '../revisions/markdown.js';
 import { type PageNode, type PageTree, treeOf } from '../revisions/read.js';
 import { rowsAt } from '../revisions/store.js';
-import { destinationOf, imageUrlsOf, type LinkTarget, MAX_IMAGE_PIXELS, type PdfPage, PdfTooLarge, renderPdf } from './render.js';
+import { MAX_IMAGE_PIXELS } from './images.js';
+import { destinationOf, type LinkTarget, type PdfPage, PdfTooLarge } from './source.js';
 
 /** Pages one PDF holds at most; a larger export is refused (400), and can be made a part at a time with `page`. */
 export const MAX_PDF_PAGES = 1000;
@@ -34,6 +35,8 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const MAX_PDF_IMAGE_BYTES = 50 * 1024 * 1024;
 
 const CREATOR = 'Docs platform management API';
+/** The renderer and its libraries (pdfkit, fontkit and the fonts, linkedom): loaded by the first export, not at start-up. */
+const renderer = () => import('./render.js');
 /** Image formats PDF shows as they are stored (pdfkit embeds them); other images show as their alt text. */
 const EMBEDDABLE = new Set(['image/png', 'image/jpeg']);
 const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -110,6 +113,7 @@ async function filesNamed(ctx: Context, revision: Revision, references: FileRefe
  * within the size caps: one statement for the files, when an image may name one.
  */
 async function imagesOf(ctx: Context, revision: Revision, pages: readonly PdfPage[]): Promise<Map<string, Uint8Array>> {
+  const { imageUrlsOf } = await renderer();
   const references = new Map<string, FileReference>();
   for (const page of pages) {
     for (const url of imageUrlsOf(page.markdown)) {
@@ -199,6 +203,7 @@ export async function changeRequestPdf(ctx: Context, changeRequest: ChangeReques
     return exported.has(node.page.pageId) ? { destination: destinationOf(node.page.pageId) } : { url: `${changeRequestApp}/${node.path}` };
   };
 
+  const { renderPdf } = await renderer();
   let pdf: Buffer;
   try {
     pdf = await renderPdf({

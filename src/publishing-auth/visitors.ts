@@ -3,7 +3,6 @@
 // token signed with the one before at once. A token must name the site as its audience (`aud`: the site's id, which
 // stays when the site's hostname or basename changes) and expire (`exp`) within VISITOR_TOKEN_MAX_HOURS of its issue
 // (`iat`, or of now when it has none): a leaked token is worth a bounded time on one site.
-import { errors, jwtVerify } from 'jose';
 import { Prisma, type PublishingAuth } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
 import { unseal } from '../kernel/sealed.js';
@@ -17,7 +16,7 @@ const CLOCK_SKEW_SECONDS = 60;
 const refused = (reason: string): VisitorCheck => ({ ok: false, reason });
 
 /** Why a signed token's claims are refused, in words its backend's developers can act on. */
-function claimRefusal(error: unknown, maxHours: number): VisitorCheck {
+function claimRefusal(errors: typeof import('jose').errors, error: unknown, maxHours: number): VisitorCheck {
   if (error instanceof errors.JWTExpired) return refused('The visitor token has expired.');
   if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'exp')
     return refused(`The visitor token has no expiry: sign it with an "exp" at most ${maxHours} hours after its "iat".`);
@@ -34,6 +33,8 @@ export async function verifyVisitorToken(ctx: Context, siteId: string, token: st
   if (!auth) return refused('The site has no visitor authentication configured.');
   const maxHours = ctx.config.visitorTokenMaxHours;
   const now = ctx.clock.now();
+  // jose is loaded by the first visitor token, not at start-up.
+  const { errors, jwtVerify } = await import('jose');
   let claims: Record<string, unknown> & { exp?: number; iat?: number };
   try {
     const key = new TextEncoder().encode(unseal(ctx.secret, privateKeySealedFor(siteId), auth.privateKeyCiphertext));
@@ -45,7 +46,7 @@ export async function verifyVisitorToken(ctx: Context, siteId: string, token: st
       clockTolerance: CLOCK_SKEW_SECONDS,
     }));
   } catch (error) {
-    return claimRefusal(error, maxHours);
+    return claimRefusal(errors, error, maxHours);
   }
   const nowSeconds = now.getTime() / 1000;
   // Issued in the future, it could outlive the cap by as much: refused, beyond the clocks' skew.

@@ -1,7 +1,7 @@
 // A site's adaptive schema: the JSON Schema of the claims its visitors present (adaptive content shows or hides content
 // by them). A schema is accepted in two steps: it must have the shape GitBook's published spec (0.202,
 // SiteAdaptiveJSONSchema) allows, then it must compile as a JSON Schema draft-07 document under ajv's strict mode.
-import { Ajv, type ErrorObject } from 'ajv';
+import type { Ajv as AjvType, ErrorObject, ValidateFunction } from 'ajv';
 import { badRequest } from '../kernel/errors.js';
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -80,10 +80,16 @@ export const ADAPTIVE_SCHEMA_SHAPE = {
   additionalProperties: false,
 } as const;
 
-const matchesShape = new Ajv({ strict: true }).compile(ADAPTIVE_SCHEMA_SHAPE);
-
-/** A fresh compiler per document would rebuild the draft-07 meta-schema each time; compiled documents are dropped. */
-const draft07 = new Ajv({ strict: true });
+/**
+ * The shape's validator, and a compiler of draft-07 documents (a fresh one per document would rebuild the meta-schema
+ * each time; compiled documents are dropped): made by the first check, ajv loaded then rather than at start-up.
+ */
+let validators: Promise<{ matchesShape: ValidateFunction; draft07: AjvType }> | undefined;
+const adaptiveValidators = () =>
+  (validators ??= import('ajv').then(({ Ajv }) => ({
+    matchesShape: new Ajv({ strict: true }).compile(ADAPTIVE_SCHEMA_SHAPE),
+    draft07: new Ajv({ strict: true }),
+  })));
 
 /** ajv's message for the first fault ("/properties/plan/enum/0 must be string"), naming what it leaves unnamed. */
 function describe(error: ErrorObject): string {
@@ -100,7 +106,8 @@ function describe(error: ErrorObject): string {
 }
 
 /** Refuses (400, ajv's message) a document that is not an adaptive schema. */
-export function checkAdaptiveSchema(jsonSchema: unknown): void {
+export async function checkAdaptiveSchema(jsonSchema: unknown): Promise<void> {
+  const { matchesShape, draft07 } = await adaptiveValidators();
   if (!matchesShape(jsonSchema)) throw badRequest(`Invalid "jsonSchema": ${describe(matchesShape.errors![0])}.`);
   const document = jsonSchema as object;
   try {

@@ -294,7 +294,7 @@ export async function setAdaptiveSchema(
   jsonSchema: unknown,
 ): Promise<AdaptiveSchemaView> {
   await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'editAdaptiveSchema');
-  checkAdaptiveSchema(jsonSchema);
+  await checkAdaptiveSchema(jsonSchema);
   const updatedAt = ctx.clock.now();
   await ctx.prisma.site.update({
     where: { id: siteId },

@@ -58,7 +58,7 @@ function relayStateOf(value: unknown): string | undefined {
 async function metadata(services: Services, ctx: Koa.Context, providerId: string): Promise<void> {
   if (!(await providerById(services, providerId))) throw notFound('SAML provider');
   ctx.type = 'application/samlmetadata+xml';
-  ctx.body = serviceMetadata(services.config, providerId);
+  ctx.body = await serviceMetadata(services.config, providerId);
 }
 
 async function start(services: Services, ctx: Koa.Context, providerId: string): Promise<void> {

@@ -5,16 +5,7 @@
 // is checked here, on the assertion node-saml verified: never on the unsigned rest of the response, except the
 // Response's own Destination and InResponseTo, which may only agree with the signed values.
 import { X509Certificate } from 'node:crypto';
-import {
-  generateServiceProviderMetadata,
-  type Profile,
-  SAML,
-  type SamlConfig,
-  SamlStatusError,
-  ValidateInResponseTo,
-} from '@node-saml/node-saml';
-// The library's own parser, so that this code and its signature checks read the same document the same way.
-import { parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml.js';
+import type { Profile, SamlConfig } from '@node-saml/node-saml';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Clock } from '../kernel/context.js';
@@ -86,21 +77,32 @@ export function certificatePem(text: string): string | null {
   }
 }
 
-/** node-saml reads the system time for every validity window; this one reads the service's clock. */
-class ClockedSaml extends SAML {
-  constructor(
-    options: SamlConfig,
-    private readonly clock: Clock,
-  ) {
-    super(options);
-  }
+/**
+ * node-saml, with what it loads (xml-crypto, xmldom, xml2js, xmlbuilder), on the first SAML request rather than at
+ * start-up; and its own XML parser, so that this code and its signature checks read the same document the same way.
+ */
+let library: ReturnType<typeof loadLibrary> | undefined;
+async function loadLibrary() {
+  const [saml, xml] = await Promise.all([import('@node-saml/node-saml'), import('@node-saml/node-saml/lib/xml.js')]);
+  /** node-saml reads the system time for every validity window; this one reads the service's clock. */
+  class ClockedSaml extends saml.SAML {
+    constructor(
+      options: SamlConfig,
+      private readonly clock: Clock,
+    ) {
+      super(options);
+    }
 
-  protected override checkTimestampsValidityError(_nowMs: number, notBefore: string, notOnOrAfter: string, maxTimeLimitMs?: number) {
-    return super.checkTimestampsValidityError(this.clock.now().getTime(), notBefore, notOnOrAfter, maxTimeLimitMs);
+    protected override checkTimestampsValidityError(_nowMs: number, notBefore: string, notOnOrAfter: string, maxTimeLimitMs?: number) {
+      return super.checkTimestampsValidityError(this.clock.now().getTime(), notBefore, notOnOrAfter, maxTimeLimitMs);
+    }
   }
+  return { ...saml, ...xml, ClockedSaml };
 }
+const samlLibrary = () => (library ??= loadLibrary());
 
-function samlOf(config: Pick<Config, 'publicUrl'>, clock: Clock, provider: ActiveProvider, requestId?: string) {
+async function samlOf(config: Pick<Config, 'publicUrl'>, clock: Clock, provider: ActiveProvider, requestId?: string) {
+  const { ClockedSaml, ValidateInResponseTo } = await samlLibrary();
   const service = serviceOf(config, provider.id);
   return new ClockedSaml(
     {
@@ -126,7 +128,8 @@ function samlOf(config: Pick<Config, 'publicUrl'>, clock: Clock, provider: Activ
 }
 
 /** The SP metadata XML an identity provider imports: entity id, ACS URL, e-mail NameID, signed assertions wanted. */
-export function serviceMetadata(config: Pick<Config, 'publicUrl'>, providerId: string): string {
+export async function serviceMetadata(config: Pick<Config, 'publicUrl'>, providerId: string): Promise<string> {
+  const { generateServiceProviderMetadata } = await samlLibrary();
   const service = serviceOf(config, providerId);
   return generateServiceProviderMetadata({
     issuer: service.entityID,
@@ -137,14 +140,14 @@ export function serviceMetadata(config: Pick<Config, 'publicUrl'>, providerId: s
 }
 
 /** The identity provider's URL with an AuthnRequest of id `requestId` (HTTP-Redirect binding) and the RelayState. */
-export function authorizeUrl(
+export async function authorizeUrl(
   config: Pick<Config, 'publicUrl'>,
   clock: Clock,
   provider: ActiveProvider,
   requestId: string,
   relayState: string | undefined,
 ): Promise<string> {
-  return samlOf(config, clock, provider, requestId).getAuthorizeUrlAsync(relayState ?? '', undefined, {});
+  return (await samlOf(config, clock, provider, requestId)).getAuthorizeUrlAsync(relayState ?? '', undefined, {});
 }
 
 /** What a verified response says: who signed in, in answer to which request, and how long the assertion stays usable. */
@@ -173,7 +176,8 @@ function timeOf(value: string | undefined): number | null {
 }
 
 /** A library failure as a refusal; its message may quote the assertion (audience, status message), so it is not passed on. */
-function libraryRefusal(error: unknown): SamlRefusal {
+async function libraryRefusal(error: unknown): Promise<SamlRefusal> {
+  const { SamlStatusError } = await samlLibrary();
   const message = error instanceof Error ? error.message : '';
   if (error instanceof SamlStatusError) return new SamlRefusal('idp-status', 'The identity provider did not sign the user in.');
   if (/signature/i.test(message)) return new SamlRefusal('signature', 'The SAML assertion is not signed with the provider’s certificate.');
@@ -187,6 +191,7 @@ const addressedElsewhere = () => new SamlRefusal('destination', 'The SAML respon
 
 /** The Response element's own Destination and InResponseTo (unsigned: they may only agree with the assertion). */
 async function envelopeOf(responseXml: string) {
+  const { parseDomFromString, xpath } = await samlLibrary();
   const document = await parseDomFromString(responseXml);
   const value = (name: string) => xpath.selectAttributes(document, `/*[local-name()='Response']/@${name}`)[0]?.value;
   return { destination: value('Destination'), inResponseTo: value('InResponseTo') };
@@ -227,9 +232,9 @@ export async function verifyResponse(
 ): Promise<VerifiedAssertion> {
   let profile: Profile | null;
   try {
-    ({ profile } = await samlOf(config, clock, provider).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await (await samlOf(config, clock, provider)).validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch (error) {
-    throw libraryRefusal(error);
+    throw await libraryRefusal(error);
   }
   const assertion = (profile?.getAssertion?.() as { Assertion?: XmlNode } | undefined)?.Assertion;
   if (!profile || !assertion) throw new SamlRefusal('invalid', 'The SAML response holds no assertion.');

@@ -6,6 +6,8 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
+  /** The body's bytes as they came (compressed when the answer is). */
+  bytes: Buffer;
   text: string;
   body: any;
 }
@@ -28,14 +30,15 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawRes
       res.on('data', (part: Buffer) => parts.push(part));
       res.on('end', () => {
         answered = true;
-        const text = Buffer.concat(parts).toString('utf8');
+        const bytes = Buffer.concat(parts);
+        const text = bytes.toString('utf8');
         let body: unknown = text;
         try {
           body = JSON.parse(text);
         } catch {
           // Not JSON: the text is the body.
         }
-        resolve({ status: res.statusCode!, headers: res.headers, text, body });
+        resolve({ status: res.statusCode!, headers: res.headers, bytes, text, body });
         req.destroy();
       });
       res.on('error', (error) => !answered && reject(error));
