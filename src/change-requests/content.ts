@@ -165,6 +165,7 @@ export async function updateChangeRequestContent(
     );
     const revision = await writeRevision(
       tx,
+      ctx.pageVersionHooks,
       { spaceId, line: changeRequest.id, parent: current, type: 'edits', createdById: ctx.viewer.userId },
       result.changes,
     );

@@ -321,6 +321,7 @@ export async function importContent(
     const changes = changesOf({ pages, files: currentFiles }, imported, stored, now);
     const revision = await writeRevision(
       tx,
+      services.pageVersionHooks,
       {
         spaceId: operation.spaceId,
         line: operation.standalone ? `git-import:${operation.id}` : MAIN,

@@ -81,6 +81,7 @@ async function writeSamplePage(tx: Prisma.TransactionClient, ctx: Context, space
   });
   const revision = await writeRevision(
     tx,
+    ctx.pageVersionHooks,
     { spaceId, line: MAIN, parent: current, type: 'edits', createdById: ctx.viewer.userId },
     { pages: [page] },
   );

@@ -124,7 +124,7 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<string> 
       ctx.viewer.userId,
     );
     const current = await tx.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
-    await copyContent(tx, current, copyId);
+    await copyContent(tx, ctx.pageVersionHooks, current, copyId);
   });
   return copyId;
 }

@@ -227,6 +227,16 @@ describe('layers', () => {
     expect(problems).toEqual([]);
   });
 
+  it('the revision store knows nothing of search and links: they plug in through hooks (src/composition.ts)', () => {
+    const problems = files
+      .filter((file) => file.startsWith('src/revisions/'))
+      .flatMap((file) => {
+        const chain = chainTo(file, (target) => target.startsWith('src/search/') || target.startsWith('src/links/'), true);
+        return chain ? [shown(chain)] : [];
+      });
+    expect(problems).toEqual([]);
+  });
+
   it('no domain imports a composition root', () => {
     const problems = files
       .filter((file) => domainOf(file) !== null)

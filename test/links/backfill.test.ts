@@ -4,6 +4,7 @@
 // as references and as paths from the pages' files as they are now.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { pageVersionHooks } from '../../src/composition.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
 import { installJobQueue } from '../../src/jobs/queue.js';
@@ -75,6 +76,7 @@ beforeAll(async () => {
   await prisma.$transaction((tx) =>
     writeRevision(
       tx,
+      pageVersionHooks,
       { spaceId, line: 'draft-line', parent: moved, type: 'edits', createdById: null },
       { pages: [page('drafted', 'Drafted', { markdown: 'See [install](other/install.md).\n', position: 3 })] },
     ),

@@ -2,6 +2,7 @@
 // over the primary content it builds on, and a revision that changes one page of a 1,000-page space writes one page
 // row, not a copy of the space.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageVersionHooks } from '../../src/composition.js';
 import type { Revision } from '../../src/generated/prisma/client.js';
 import { copyContent, MAIN, pageAt, pagesAt, writeRevision } from '../../src/revisions/store.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -25,7 +26,7 @@ async function spaceWithPages(count: number) {
   const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
   const pages = Array.from({ length: count }, (_, i) => page(`p${i}`, `Page ${i}`, i));
   const revision = await t.prisma.$transaction((tx) =>
-    writeRevision(tx, { spaceId: space.id, line: MAIN, parent: first, type: 'edits', createdById: userId }, { pages }),
+    writeRevision(tx, pageVersionHooks, { spaceId: space.id, line: MAIN, parent: first, type: 'edits', createdById: userId }, { pages }),
   );
   return { space, first, revision };
 }
@@ -40,6 +41,7 @@ describe('the revision store', () => {
     const edited = await t.prisma.$transaction((tx) =>
       writeRevision(
         tx,
+        pageVersionHooks,
         { spaceId: space.id, line: MAIN, parent: revision, type: 'edits', createdById: userId },
         { pages: [page('p7', 'Page seven')] },
       ),
@@ -61,9 +63,14 @@ describe('the revision store', () => {
   it('shows a change request its own pages over the primary content it builds on, deletions included', async () => {
     const { space, revision: main1 } = await spaceWithPages(3);
     const line = 'changeRequest000001';
-    const write = (parent: Revision, changes: Parameters<typeof writeRevision>[2], onLine = line, baseSeq?: number) =>
+    const write = (parent: Revision, changes: Parameters<typeof writeRevision>[3], onLine = line, baseSeq?: number) =>
       t.prisma.$transaction((tx) =>
-        writeRevision(tx, { spaceId: space.id, line: onLine, parent, type: 'edits', createdById: userId, baseSeq }, changes),
+        writeRevision(
+          tx,
+          pageVersionHooks,
+          { spaceId: space.id, line: onLine, parent, type: 'edits', createdById: userId, baseSeq },
+          changes,
+        ),
       );
 
     const start = await write(main1, {});
@@ -89,7 +96,7 @@ describe('the revision store', () => {
   it('copies a revision into another space as its first revision', async () => {
     const { revision } = await spaceWithPages(5);
     const copy = await buildSpace(t.prisma, {});
-    await t.prisma.$transaction((tx) => copyContent(tx, revision, copy.id));
+    await t.prisma.$transaction((tx) => copyContent(tx, pageVersionHooks, revision, copy.id));
     const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: copy.revisionId! } });
     expect(await titles(first)).toEqual(await titles(revision));
   });
