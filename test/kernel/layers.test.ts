@@ -133,6 +133,32 @@ function importsOf(file: string, text: string, known: Set<string>): Imports {
   return found;
 }
 
+/**
+ * The tasks a module defines: each `defineTask(` call, with the exported constant it initializes (null when it is
+ * anything else, which the registry could not name).
+ */
+function taskDefinitionsOf(file: string, text: string): { file: string; name: string | null }[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: { file: string; name: string | null }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'defineTask') {
+      const declaration = node.parent;
+      const statement = declaration?.parent?.parent;
+      const exported =
+        ts.isVariableDeclaration(declaration) &&
+        ts.isIdentifier(declaration.name) &&
+        statement !== undefined &&
+        ts.isVariableStatement(statement) &&
+        statement.parent === source &&
+        (statement.modifiers ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+      found.push({ file, name: exported ? (declaration.name as ts.Identifier).text : null });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 const files = sourceFiles();
 const graph = new Map(files.map((file) => [file, importsOf(file, readFileSync(path.join(projectRoot, file), 'utf8'), new Set(files))]));
 
@@ -235,6 +261,32 @@ describe('layers', () => {
         return chain ? [shown(chain)] : [];
       });
     expect(problems).toEqual([]);
+  });
+
+  it('the base layer (kernel, database, jobs, plumbing) and rest/ import no domain and no composition root', () => {
+    const problems = files.filter(isBase).flatMap((file) => {
+      const imports = graph.get(file)!;
+      return [...imports.static, ...imports.lazy].filter((target) => !isBase(target)).map((target) => shown([file, target]));
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('every background task is listed in src/tasks.ts, and the worker and the scheduler run that list', async () => {
+    const definitions = files.flatMap((file) => taskDefinitionsOf(file, readFileSync(path.join(projectRoot, file), 'utf8')));
+    expect(definitions.length).toBeGreaterThan(5);
+    const { tasks } = await import('../../src/tasks.js');
+    const problems: string[] = [];
+    for (const { file, name } of definitions) {
+      if (!name) {
+        problems.push(`${file}: a defineTask( that is not an exported constant of its module`);
+        continue;
+      }
+      const module = (await import(path.join(projectRoot, file))) as Record<string, unknown>;
+      if (!tasks.includes(module[name] as never)) problems.push(`${file}: ${name} is not in src/tasks.ts's tasks`);
+    }
+    expect(problems).toEqual([]);
+    expect(tasks.length).toBe(definitions.length);
+    for (const entry of ['src/main.ts', 'src/worker.ts']) expect(graph.get(entry)!.static).toContain('src/tasks.ts');
   });
 
   it('no domain imports a composition root', () => {

@@ -11,6 +11,7 @@ import { installJobQueue } from '../../src/jobs/queue.js';
 import { startScheduledJobs } from '../../src/jobs/schedule.js';
 import { backfillLinks } from '../../src/links/backfill.js';
 import { writeRevision } from '../../src/revisions/store.js';
+import { schedule } from '../../src/tasks.js';
 import { file, page, publish } from '../revisions/content.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
@@ -119,7 +120,7 @@ it('lists the versions that link by path, resolves each in the revision that wro
   // Until then, a path is what names nothing: Guide by two, Install, the diagram, and the missing page.
   expect((await links()).stats).toEqual({ total: 4, broken: { total: 4 } });
   // At start-up, the scheduler enqueues the backfill while the list is not empty (no worker runs it here).
-  const scheduled = startScheduledJobs(t.app.services);
+  const scheduled = startScheduledJobs(t.app.services, schedule);
   try {
     const enqueued = () => database.prisma.backgroundJob.count({ where: { kind: 'link-backfill' } });
     expect(await until(enqueued, (count) => count > 0)).toBe(1);
