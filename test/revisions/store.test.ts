@@ -1,6 +1,7 @@
 // The revision store: every revision reads back as it was written, a change request's line shows its own changes
 // over the primary content it builds on, and a revision that changes one page of a 1,000-page space writes one page
-// row, not a copy of the space.
+// row, not a copy of the space. What follows page versions through the store's hooks (the search index, the links)
+// rides in the statements that write them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageVersionHooks } from '../../src/composition.js';
 import type { Revision } from '../../src/generated/prisma/client.js';
@@ -99,5 +100,48 @@ describe('the revision store', () => {
     await t.prisma.$transaction((tx) => copyContent(tx, pageVersionHooks, revision, copy.id));
     const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: copy.revisionId! } });
     expect(await titles(first)).toEqual(await titles(revision));
+  });
+
+  it('writes, and copies, the search index and the links of pages in the statements that write the pages', async () => {
+    const { space, revision } = await spaceWithPages(1);
+    const write = async (line: string, parent: Revision, markdown: string) => {
+      const before = t.app.db.statements.count;
+      const written = await t.prisma.$transaction((tx) =>
+        writeRevision(
+          tx,
+          pageVersionHooks,
+          { spaceId: space.id, line, parent, type: 'edits', createdById: userId },
+          { pages: [content('p0', 'Page 0', { markdown })] },
+        ),
+      );
+      const statements = t.app.db.statements.count - before;
+      const version = (await pageAt(sql(), written, 'p0'))!;
+      return {
+        written,
+        statements,
+        indexed: await t.prisma.pageSearch.count({ where: { pageVersionId: version.id } }),
+        links: await t.prisma.pageLink.count({ where: { pageVersionId: version.id } }),
+      };
+    };
+    const linking = 'See [the guide](https://example.com/guide) and [the rest](https://example.com/rest).\n';
+    const plain = await write(MAIN, revision, 'No link here.\n');
+    const linked = await write(MAIN, plain.written, linking);
+    expect(plain).toMatchObject({ indexed: 1, links: 0 });
+    expect(linked).toMatchObject({ indexed: 1, links: 2, statements: plain.statements });
+    // A change request's line is not searched; its pages' links are written all the same, in as many statements.
+    const line = 'changeRequest000002';
+    const draftPlain = await write(line, linked.written, 'No link here.\n');
+    const draftLinked = await write(line, draftPlain.written, linking);
+    expect(draftPlain).toMatchObject({ indexed: 0, links: 0, statements: plain.statements });
+    expect(draftLinked).toMatchObject({ indexed: 0, links: 2, statements: plain.statements });
+
+    const copy = await buildSpace(t.prisma, {});
+    const before = t.app.db.statements.count;
+    await t.prisma.$transaction((tx) => copyContent(tx, pageVersionHooks, linked.written, copy.id));
+    // BEGIN, the pages with their index and links, the files, COMMIT.
+    expect(t.app.db.statements.count - before).toBe(4);
+    const copied = (await t.prisma.pageVersion.findFirstOrThrow({ where: { spaceId: copy.id, pageId: 'p0' } })).id;
+    expect(await t.prisma.pageSearch.count({ where: { pageVersionId: copied } })).toBe(1);
+    expect(await t.prisma.pageLink.count({ where: { pageVersionId: copied } })).toBe(2);
   });
 });
