@@ -6,6 +6,7 @@
 //
 // Page text is drawn from a fixed vocabulary with a skewed distribution (a seeded generator: every run writes the same
 // pages), so that "common" words match thousands of pages and the rare ones a few.
+import { pageVersionHooks } from '../src/composition.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import { newId } from '../src/kernel/ids.js';
 import { MAIN, type PageContent, pageContent, writeRevision } from '../src/revisions/store.js';
@@ -101,7 +102,12 @@ export async function seedSearchContent(prisma: PrismaClient, ownerId: string, r
       async (tx) => {
         const { revisionId } = await tx.space.findUniqueOrThrow({ where: { id: spaceId }, select: { revisionId: true } });
         const parent = await tx.revision.findUniqueOrThrow({ where: { id: revisionId! } });
-        const revision = await writeRevision(tx, { spaceId, line: MAIN, parent, type: 'edits', createdById: ownerId }, { pages });
+        const revision = await writeRevision(
+          tx,
+          pageVersionHooks,
+          { spaceId, line: MAIN, parent, type: 'edits', createdById: ownerId },
+          { pages },
+        );
         await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision.id } });
       },
       { timeout: 120_000 },

@@ -7,6 +7,7 @@ import Koa from 'koa';
 import { compileRoutes } from '../rest/compile.js';
 import { restMiddleware } from '../rest/middleware.js';
 import { apiReference } from './api-reference.js';
+import { pageVersionHooks } from './composition.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Database } from './db/client.js';
 import { fileDownloads } from './files/index.js';
@@ -65,6 +66,7 @@ export function createApp(options: AppOptions): App {
     }),
     secret: options.secret,
     logger,
+    pageVersionHooks,
   };
 
   /** The request's viewer, its token looked up once however many ask (the rate limits first, then the route). */

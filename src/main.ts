@@ -2,15 +2,16 @@
 // serve, run the scheduled and background jobs (JOB_CONCURRENCY at a time), and shut down cleanly on SIGTERM/SIGINT. A failure on the way stops whatever this
 // process started (the embedded PostgreSQL above all) and says in one line what went wrong and what to do.
 import { bootstrap } from './admin/commands.js';
+import { resealSecrets } from './admin/reseal.js';
 import { createApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/open.js';
-import { resealSecrets } from './db/reseal.js';
 import { startWorker } from './jobs/queue.js';
 import { startScheduledJobs } from './jobs/schedule.js';
 import { loadInstanceSecret } from './kernel/secrets.js';
 import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
+import { schedule, tasks } from './tasks.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
@@ -42,9 +43,9 @@ try {
   const app = lifecycle.started(createApp({ config, databaseUrl: database.url, secret, logger }), (created) => created.close());
   const first = await bootstrap(app.db.prisma, config.bootstrap);
   const url = await app.listen();
-  lifecycle.started(startScheduledJobs(app.services), (jobs) => jobs.stop());
+  lifecycle.started(startScheduledJobs(app.services, schedule), (jobs) => jobs.stop());
   if (config.jobConcurrency > 0) {
-    lifecycle.started(await startWorker(app.services, database.url, config.jobConcurrency), (worker) => worker.stop());
+    lifecycle.started(await startWorker(app.services, database.url, config.jobConcurrency, tasks), (worker) => worker.stop());
   }
   if (first) {
     // Printed once, on the first start of an empty database; only the token's hash is stored.

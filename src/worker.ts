@@ -1,17 +1,15 @@
 // `npm run worker`: a process that runs background jobs only (no HTTP), JOB_CONCURRENCY at a time (at least 1), on
 // the database of the configuration, for scale-out beside service processes started with JOB_CONCURRENCY=0. Stops
 // on SIGTERM/SIGINT after the jobs it is running finish.
+import { resealSecrets } from './admin/reseal.js';
 import { createApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { openDatabase } from './db/open.js';
-import { resealSecrets } from './db/reseal.js';
 import { startWorker } from './jobs/queue.js';
 import { loadInstanceSecret } from './kernel/secrets.js';
 import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
-// Every domain's tasks register when their modules load, as they do in the service.
-import './schema.js';
-import './jobs/schedule.js';
+import { tasks } from './tasks.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
@@ -22,7 +20,7 @@ try {
   await resealSecrets(database.url, secret, logger);
   const app = lifecycle.started(createApp({ config, databaseUrl: database.url, secret, logger }), (created) => created.close());
   const concurrency = Math.max(1, config.jobConcurrency);
-  lifecycle.started(await startWorker(app.services, database.url, concurrency), (worker) => worker.stop());
+  lifecycle.started(await startWorker(app.services, database.url, concurrency, tasks), (worker) => worker.stop());
   logger.info({ concurrency }, 'worker running');
   lifecycle.running();
 } catch (error) {

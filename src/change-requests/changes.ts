@@ -1,7 +1,7 @@
 // What a change request changes: the semantic diff (src/revisions/changes.ts) between the content it builds on and
 // its own, as GitBook's getChangeRequestChanges answers it, first `limit` changes and how many more there are.
 
-import { downloadUrl } from '../files/index.js';
+import { downloadUrl } from '../files/download.js';
 import type { ChangeRequest as ChangeRequestRow, Revision } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { builder } from '../kernel/builder.js';

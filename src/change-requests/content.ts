@@ -3,7 +3,7 @@
 // are stored first, outside the transaction (fetching a URL takes time): their storage is content-addressed, so a
 // batch that fails after it leaves only unreferenced bytes, which nothing shows.
 import { z } from 'zod';
-import { type StoredFile, storeFile } from '../files/index.js';
+import { type StoredFile, storeFile } from '../files/storage.js';
 import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
 import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
@@ -165,6 +165,7 @@ export async function updateChangeRequestContent(
     );
     const revision = await writeRevision(
       tx,
+      ctx.pageVersionHooks,
       { spaceId, line: changeRequest.id, parent: current, type: 'edits', createdById: ctx.viewer.userId },
       result.changes,
     );

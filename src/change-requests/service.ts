@@ -53,7 +53,12 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
       UPDATE "Space" SET "changeRequestSeq" = "changeRequestSeq" + 1 WHERE id = ${spaceId}
       RETURNING "changeRequestSeq" AS number, "revisionId"`;
     const [parent] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${space.revisionId}`;
-    const revision = await writeRevision(tx, { spaceId, line: id, parent, type: 'edits', createdById: ctx.viewer.userId }, {});
+    const revision = await writeRevision(
+      tx,
+      ctx.pageVersionHooks,
+      { spaceId, line: id, parent, type: 'edits', createdById: ctx.viewer.userId },
+      {},
+    );
     const [row] = await tx.$queryRaw<ChangeRequest[]>`
       INSERT INTO "ChangeRequest" (id, "spaceId", number, status, subject, "createdById", "revisionId", "revisionInitialId",
                                    "createdAt", "updatedAt")

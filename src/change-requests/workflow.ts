@@ -50,7 +50,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
     const space = await lockedSpace(tx, spaceId);
     const changeRequest = await lockedChangeRequest(tx, found.id);
     const [main, theirs] = [await revision(tx, space.revisionId), await revision(tx, changeRequest.revisionId)];
-    const outcome = await mergeIntoMain(tx, sqlOf(tx), main, theirs, ctx.viewer.userId);
+    const outcome = await mergeIntoMain(tx, sqlOf(tx), ctx.pageVersionHooks, main, theirs, ctx.viewer.userId);
     if (outcome.result === 'merge') {
       const now = ctx.clock.now();
       await tx.$executeRaw`UPDATE "Space" SET "revisionId" = ${outcome.revision.id}, "updatedAt" = ${now} WHERE id = ${spaceId}`;
@@ -69,7 +69,7 @@ export async function updateFromSpace(ctx: Context, spaceId: string, idOrNumber:
     const changeRequest = await lockedChangeRequest(tx, found.id);
     const [space] = await tx.$queryRaw<{ revisionId: string }[]>`SELECT "revisionId" FROM "Space" WHERE id = ${spaceId}`;
     const [ours, main] = [await revision(tx, changeRequest.revisionId), await revision(tx, space.revisionId)];
-    const outcome = await updateFromMain(tx, sqlOf(tx), ours, main, ctx.viewer.userId);
+    const outcome = await updateFromMain(tx, sqlOf(tx), ctx.pageVersionHooks, ours, main, ctx.viewer.userId);
     if (outcome.revision.id !== ours.id) {
       await tx.$executeRaw`
         UPDATE "ChangeRequest" SET "revisionId" = ${outcome.revision.id}, "revisionMergedAncestorId" = ${main.id}, "updatedAt" = ${ctx.clock.now()}

@@ -1,6 +1,6 @@
 // Creating, updating, deleting, moving and transferring collections: inputs (with their validation) and mutations.
 import { z } from 'zod';
-import { MoveContentInput } from '../content/tree.js';
+import { MoveContentInput } from '../content/types.js';
 import { builder } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { notNull, rules } from '../kernel/validation.js';

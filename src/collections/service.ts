@@ -2,20 +2,16 @@
 // kernel's authorize() and keep the tree's invariants (positions, effective levels) in one transaction.
 
 import { authorizeTransfer, transferContent } from '../content/transfer.js';
-import { collectionSubtree, creationParent, moveTarget, positionFor } from '../content/tree.js';
+import { collectionSubtree, creationParent, type MoveContent, moveTarget, positionFor } from '../content/tree.js';
 import { authorize, authorizeSubtree, collections } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { refreshEffectiveLevels } from '../kernel/permissions.js';
-import type { CreateCollectionInput, MoveCollectionInput, TransferCollectionInput, UpdateCollectionInput } from './mutations.js';
+import type { CollectionChange, CollectionTransfer, NewCollection } from './inputs.js';
 
 /** Returns the new collection's id. */
-export async function createCollection(
-  ctx: Context,
-  organizationId: string,
-  input: typeof CreateCollectionInput.$inferInput,
-): Promise<string> {
+export async function createCollection(ctx: Context, organizationId: string, input: NewCollection): Promise<string> {
   const parent = await creationParent(ctx, organizationId, input.parent);
   const id = newId();
   await ctx.prisma.$transaction(async (tx) =>
@@ -34,7 +30,7 @@ export async function createCollection(
   return id;
 }
 
-export async function updateCollection(ctx: Context, id: string, input: typeof UpdateCollectionInput.$inferInput): Promise<void> {
+export async function updateCollection(ctx: Context, id: string, input: CollectionChange): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   await ctx.prisma.$transaction(async (tx) => {
     await tx.collection.update({
@@ -63,7 +59,7 @@ export async function deleteCollection(ctx: Context, id: string): Promise<void> 
   });
 }
 
-export async function moveCollection(ctx: Context, id: string, input: typeof MoveCollectionInput.$inferInput): Promise<void> {
+export async function moveCollection(ctx: Context, id: string, input: MoveContent): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   const parentId = await moveTarget(ctx, collection, input.parent);
   await ctx.prisma.$transaction(async (tx) => {
@@ -77,7 +73,7 @@ export async function moveCollection(ctx: Context, id: string, input: typeof Mov
 }
 
 /** Moves a collection, with everything below it (which the caller must administer), to the top level of another organization. */
-export async function transferCollection(ctx: Context, id: string, input: typeof TransferCollectionInput.$inferInput): Promise<void> {
+export async function transferCollection(ctx: Context, id: string, input: CollectionTransfer): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   await authorizeTransfer(ctx, collection.organizationId, input.organization);
   await ctx.prisma.$transaction(async (tx) => {

@@ -3,7 +3,8 @@ import { type Collection as CollectionRow, Prisma } from '../generated/prisma/cl
 import { authorize, collections, contentLevels } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
-import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import type { ListSource } from '../kernel/lists.js';
 import { policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';

@@ -1,40 +1,31 @@
 // Collections and spaces form one tree per organization. Siblings of both kinds share one order (`position`), so a
 // space can be placed before a collection and the other way round, as in GitBook's sidebar.
-import { z } from 'zod';
 import { Prisma } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, collections, organizations } from '../kernel/authorize.js';
-import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
-import { rules } from '../kernel/validation.js';
 
 type Tx = Prisma.TransactionClient;
 
-const ContentPositionRef = builder.inputType('ContentPositionRef', {
-  description: 'A sibling: `{type: "space", space}` or `{type: "collection", collection}`.',
-  fields: (t) => ({
-    type: t.string({ required: true, description: 'space or collection' }),
-    space: t.id({ validate: rules.id }),
-    collection: t.id({ validate: rules.id }),
-  }),
-  validate: z.union([
-    z.object({ type: z.literal('space'), space: rules.id }),
-    z.object({ type: z.literal('collection'), collection: rules.id }),
-  ]),
-});
+/** A sibling named in a move: `{type: "space", space}` or `{type: "collection", collection}`. */
+export interface ContentPositionRef {
+  type: string;
+  space?: string | null;
+  collection?: string | null;
+}
 
-/** Body of POST .../move, shared by collections and spaces. */
-export const MoveContentInput = builder.inputType('MoveContentInput', {
-  fields: (t) => ({
-    parent: t.id({ description: 'Target collection; null moves to the top level; absent keeps the current parent.', validate: rules.id }),
-    position: t.field({
-      type: builder.inputType('ContentPosition', {
-        fields: (p) => ({ before: p.field({ type: ContentPositionRef }), after: p.field({ type: ContentPositionRef }) }),
-      }),
-    }),
-  }),
-});
-export type ContentPosition = NonNullable<(typeof MoveContentInput.$inferInput)['position']>;
+/** Where a move puts an item among its new siblings: right before or after one of them; neither: at the end. */
+export interface ContentPosition {
+  before?: ContentPositionRef | null;
+  after?: ContentPositionRef | null;
+}
+
+/** Body of POST .../move, shared by collections and spaces (its GraphQL input: types.ts). */
+export interface MoveContent {
+  /** Target collection; null moves to the top level; absent keeps the current parent. */
+  parent?: string | null;
+  position?: ContentPosition | null;
+}
 
 interface Sibling {
   id: string;

@@ -12,7 +12,9 @@ import { newId } from '../kernel/ids.js';
 import { allows, policies } from '../kernel/permissions.js';
 import { validationError } from '../kernel/validation.js';
 import { customFields } from './access.js';
-import { selectTypes } from './types.js';
+
+/** Types whose values are chosen among the field's options (and only these types have options). */
+const selectTypes: readonly CustomFieldType[] = ['select_multi', 'select_single'];
 
 export interface CustomFieldDefinition {
   title?: string | null;

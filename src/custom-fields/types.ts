@@ -7,7 +7,8 @@ import type { CustomFieldType } from '../generated/prisma/enums.js';
 import { authorize } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { loaderFor } from '../kernel/context.js';
-import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import type { ListSource } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
 import { apiUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
@@ -26,9 +27,6 @@ export const CustomFieldTypeEnum = restEnum(
   } satisfies Record<CustomFieldType, string>,
   'What a custom field holds: text, a number, a boolean, free tags, or options chosen from the field’s (select:multi, select:single).',
 );
-
-/** Types whose values are chosen among the field's options (and only these types have options). */
-export const selectTypes: readonly CustomFieldType[] = ['select_multi', 'select_single'];
 
 // Who may do what with a field definition: policies.customField (access.ts).
 const CustomFieldPermissions = permissionsType('CustomFieldPermissions', policies.customField);

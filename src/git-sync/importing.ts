@@ -9,7 +9,7 @@
 
 import slugify from '@sindresorhus/slugify';
 import { sqlOf } from '../change-requests/workflow.js';
-import { type StoredFile, storeFile } from '../files/index.js';
+import { type StoredFile, storeFile } from '../files/storage.js';
 import type { FileVersion, GitSyncOperation, PageVersion, Revision } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
 import { newId } from '../kernel/ids.js';
@@ -321,6 +321,7 @@ export async function importContent(
     const changes = changesOf({ pages, files: currentFiles }, imported, stored, now);
     const revision = await writeRevision(
       tx,
+      services.pageVersionHooks,
       {
         spaceId: operation.spaceId,
         line: operation.standalone ? `git-import:${operation.id}` : MAIN,

@@ -4,8 +4,8 @@ import type { MemberRole } from '../generated/prisma/enums.js';
 import { builder } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { rules } from '../kernel/validation.js';
+import { type ContentKind, contentKinds } from './access.js';
 import * as service from './service.js';
-import { type ContentKind, contentKinds } from './types.js';
 
 const grantees = z.array(rules.id).min(1).max(100);
 

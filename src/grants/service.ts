@@ -7,7 +7,7 @@ import type { Context } from '../kernel/context.js';
 import { ApiError, badRequest } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { atLeast } from '../kernel/permissions.js';
-import { type ContentKind, contentKinds } from './types.js';
+import { type ContentKind, contentKinds } from './access.js';
 
 export type Grantee = 'user' | 'team';
 

@@ -10,20 +10,15 @@ import { authorize, organizations } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import { type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
+import type { ListSource } from '../kernel/lists.js';
 import { memberLevelSql, visibleToViewerSql } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { ListOrderEnum, Member } from '../members/types.js';
 import { Space } from '../spaces/types.js';
 import { Team } from '../teams/types.js';
 import { User } from '../users/types.js';
-
-/** The kinds of content that can be granted, and where their grants and rows live. */
-export const contentKinds = {
-  Space: { table: 'Space', grantColumn: 'spaceId' },
-  Collection: { table: 'Collection', grantColumn: 'collectionId' },
-} as const;
-export type ContentKind = keyof typeof contentKinds;
+import { type ContentKind, contentKinds } from './access.js';
 
 interface UserPermissionRow {
   userId: string;

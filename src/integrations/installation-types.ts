@@ -6,7 +6,8 @@ import { InstallationSelection, InstallationStatus } from '../generated/prisma/e
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
-import { containsPattern, type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';

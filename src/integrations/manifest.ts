@@ -1,10 +1,10 @@
 // What a publish describes (GitBook's PublishIntegration, spec 0.202, with 0.130's scopes and category still taken):
-// the enumerations, and the rules of each part of the manifest, declared once and used by the GraphQL input.
+// the enumerations (their GraphQL types: types.ts), and the rules of each part of the manifest, declared once and used
+// by the GraphQL input.
 // Images arrive as base64 and must decode to a PNG, JPEG, GIF, WebP or SVG image (by their bytes, not a declared
 // type). Each asset has its cap (script 512 KiB, image 256 KiB decoded); PUBLISH_BODY_BYTES bounds a whole publish,
 // answered 413 beyond it, and admits every publish within those caps.
 import { z } from 'zod';
-import { builder } from '../kernel/builder.js';
 import { rules } from '../kernel/validation.js';
 
 export const SCOPES = [
@@ -45,33 +45,6 @@ export const SCRIPT_SCOPES: readonly Scope[] = ['site:script:inject', 'space:scr
 export const COOKIE_SCOPES: readonly Scope[] = ['site:script:cookies', 'space:script:cookies'];
 /** Targets whose integrations are enabled in spaces. */
 export const SPACE_TARGETS: readonly Target[] = ['all', 'space'];
-
-/**
- * An enumeration whose values are stored and written in REST as GitBook spells them (`space:content:read`), and named
- * in GraphQL with what GraphQL allows (`space_content_read`): resolvers and inputs see the stored spelling.
- */
-function spelledEnum<const T extends string>(name: string, values: readonly T[], description: string) {
-  return builder.enumType(name, {
-    description,
-    values: Object.fromEntries(
-      values.map((value) => [value.replace(/[^A-Za-z0-9_]/g, '_'), { value, extensions: { rest: value } }]),
-    ) as Record<string, { value: T; extensions: { rest: string } }>,
-  });
-}
-
-export const IntegrationScopeEnum = spelledEnum('IntegrationScope', SCOPES, 'A permission granted to an integration.');
-export const IntegrationCategoryEnum = spelledEnum('IntegrationCategory', CATEGORIES, 'A category of the marketplace.');
-export const IntegrationTargetEnum = spelledEnum(
-  'IntegrationTarget',
-  TARGETS,
-  'Where an integration is installed and configured: `all` (default), or only sites, spaces or the organization.',
-);
-export const IntegrationVisibilityEnum = spelledEnum(
-  'IntegrationVisibility',
-  VISIBILITIES,
-  'public: listed for everyone; unlisted: reachable by name, listed for its owner organization only; private: seen ' +
-    'and installed by its owner organization only.',
-);
 
 /** Letters, digits, `-`, `_` and `.`, at most 100, not dots alone (a URL path segment of its own). */
 export const nameRule = z

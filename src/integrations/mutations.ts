@@ -16,10 +16,6 @@ import {
   descriptionRule,
   type ExternalLink,
   externalLinksRule,
-  IntegrationCategoryEnum,
-  IntegrationScopeEnum,
-  IntegrationTargetEnum,
-  IntegrationVisibilityEnum,
   imageRule,
   MAX_IMAGE_BYTES,
   MAX_SCRIPT_BYTES,
@@ -32,7 +28,7 @@ import {
   titleRule,
 } from './manifest.js';
 import * as service from './service.js';
-import { Integration } from './types.js';
+import { Integration, IntegrationCategoryEnum, IntegrationScopeEnum, IntegrationTargetEnum, IntegrationVisibilityEnum } from './types.js';
 
 const image = `Base64 content of a PNG, JPEG, GIF, WebP or SVG image, at most ${MAX_IMAGE_BYTES / 1024} KiB once decoded.`;
 

@@ -5,7 +5,8 @@ import { Prisma } from '../generated/prisma/client.js';
 import { builder } from '../kernel/builder.js';
 import { type Context, loaderFor } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
-import { containsPattern, type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
+import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { PublicOrganization, publicOrganization } from '../organizations/types.js';
 import { Space } from '../spaces/types.js';
@@ -13,20 +14,47 @@ import { assetsUrl, imageUrl, publicEndpoint, scriptUrl } from './assets.js';
 import { enabledInSpaceSql, spaceTargetSql } from './installations.js';
 import {
   type Block,
+  CATEGORIES,
   type Category,
   COOKIE_SCOPES,
   type ContentSource,
   type ExternalLink,
-  IntegrationCategoryEnum,
-  IntegrationScopeEnum,
-  IntegrationTargetEnum,
-  IntegrationVisibilityEnum,
+  SCOPES,
   SCRIPT_SCOPES,
   type Scope,
+  TARGETS,
   type Target,
+  VISIBILITIES,
   type Visibility,
 } from './manifest.js';
 import { administeredOrganizations, type IntegrationRow, integrationNamed, listedSql } from './service.js';
+
+/**
+ * An enumeration whose values are stored and written in REST as GitBook spells them (`space:content:read`), and named
+ * in GraphQL with what GraphQL allows (`space_content_read`): resolvers and inputs see the stored spelling.
+ */
+function spelledEnum<const T extends string>(name: string, values: readonly T[], description: string) {
+  return builder.enumType(name, {
+    description,
+    values: Object.fromEntries(
+      values.map((value) => [value.replace(/[^A-Za-z0-9_]/g, '_'), { value, extensions: { rest: value } }]),
+    ) as Record<string, { value: T; extensions: { rest: string } }>,
+  });
+}
+
+export const IntegrationScopeEnum = spelledEnum('IntegrationScope', SCOPES, 'A permission granted to an integration.');
+export const IntegrationCategoryEnum = spelledEnum('IntegrationCategory', CATEGORIES, 'A category of the marketplace.');
+export const IntegrationTargetEnum = spelledEnum(
+  'IntegrationTarget',
+  TARGETS,
+  'Where an integration is installed and configured: `all` (default), or only sites, spaces or the organization.',
+);
+export const IntegrationVisibilityEnum = spelledEnum(
+  'IntegrationVisibility',
+  VISIBILITIES,
+  'public: listed for everyone; unlisted: reachable by name, listed for its owner organization only; private: seen ' +
+    'and installed by its owner organization only.',
+);
 
 const BlockMarkdown = builder.objectRef<{ codeblock: string; body: string }>('IntegrationBlockMarkdown').implement({
   description: 'A block written in Markdown as a code block: its syntax, and the property its body holds.',

@@ -15,7 +15,6 @@ import type { Context, Services } from '../kernel/context.js';
 import { ApiError, badRequest } from '../kernel/errors.js';
 import { hashToken, newApiToken, newId } from '../kernel/ids.js';
 import { invitationMail, joinUrl, ssoStartUrl } from './mail.js';
-import type { InviteUsersOutcome } from './types.js';
 
 export const MAX_INVITEES = 100;
 /** How long a join link works. */
@@ -24,6 +23,14 @@ export const INVITE_DAYS = 7;
 const MAIL_CONCURRENCY = 5;
 /** The window of INVITE_MAILS_PER_DAY. */
 const QUOTA_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** What inviting by e-mail did. */
+export interface InviteUsersOutcome {
+  users: string[];
+  invited: number;
+  failedSSOEmails: string[];
+  undeliveredEmails: string[];
+}
 
 export interface Invitee {
   email: string;

@@ -10,7 +10,7 @@ import { authorize, authorizeReference, collections, organizations, spaces } fro
 import type { Context } from '../kernel/context.js';
 import { ApiError, badRequest, conflict, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { assertMayGive, type Joined, managedLinkInvite, rememberTarget } from './types.js';
+import { assertMayGive, managedLinkInvite, rememberTarget } from './access.js';
 
 export interface CreateLinkInvite {
   role?: MemberRole | null;
@@ -105,6 +105,13 @@ export async function updateLinkInvite(
 export async function deleteLinkInvite(ctx: Context, organizationId: string, inviteId: string): Promise<void> {
   await managedLinkInvite(ctx, organizationId, inviteId);
   await ctx.sql(Prisma.sql`DELETE FROM "LinkInvite" WHERE id = ${inviteId}`);
+}
+
+/** The membership a join with an invite link left the viewer with. */
+export interface Joined {
+  organizationId: string;
+  userId: string;
+  role: LinkInviteRow['role'];
 }
 
 interface InviteToJoin extends LinkInviteRow {

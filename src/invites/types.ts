@@ -1,5 +1,5 @@
 // Invite links (to the organization with a role, to a space or a collection with a level) and the lists that show
-// them to those who manage them; the results of inviting by e-mail and of joining with a link.
+// them to those who manage them (who does: access.ts); the results of inviting by e-mail and of joining with a link.
 import { Collection } from '../collections/types.js';
 import {
   type Collection as CollectionRow,
@@ -7,63 +7,19 @@ import {
   Prisma,
   type Space as SpaceRow,
 } from '../generated/prisma/client.js';
-import { rowAnnotation } from '../kernel/annotations.js';
-import { authorize, collections, contentLevels, forbidden, type Guard, organizations, spaces } from '../kernel/authorize.js';
+import { authorize, contentLevels, forbidden, organizations } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { notFound } from '../kernel/errors.js';
-import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
-import { atLeast, type GrantedLevel, type Level, organizationLevel, policies } from '../kernel/permissions.js';
+import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import type { ListSource } from '../kernel/lists.js';
+import { atLeast, policies } from '../kernel/permissions.js';
 import { Organization } from '../organizations/types.js';
 import { Space } from '../spaces/types.js';
-
-/** The content a link invite gives access to (none for an invite to the organization), and the viewer's level there. */
-export interface InviteTarget {
-  content: SpaceRow | CollectionRow | null;
-  level: Level;
-}
-
-/** The invites' targets and the viewer's level on each, for a page of invites: a statement per kind of content at most. */
-const inviteTargets = rowAnnotation<LinkInviteRow, InviteTarget>('link invite target', async (ctx, rows) => {
-  const ids = (column: 'spaceId' | 'collectionId') => [...new Set(rows.flatMap((row) => row[column] ?? []))];
-  const [spaceIds, collectionIds] = [ids('spaceId'), ids('collectionId')];
-  const [spaceRows, collectionRows] = await Promise.all([
-    spaceIds.length ? ctx.sql<SpaceRow>(Prisma.sql`SELECT * FROM "Space" WHERE id = ANY(${spaceIds}::text[])`) : [],
-    collectionIds.length ? ctx.sql<CollectionRow>(Prisma.sql`SELECT * FROM "Collection" WHERE id = ANY(${collectionIds}::text[])`) : [],
-  ]);
-  const content = new Map<string, SpaceRow | CollectionRow>([...spaceRows, ...collectionRows].map((row) => [row.id, row]));
-  await contentLevels.annotate(ctx, [...content.values()]);
-  const members = await ctx.membership.loadMany(rows.map((row) => row.organizationId));
-  return Promise.all(
-    rows.map(async (row, i) => {
-      const target = content.get(row.spaceId ?? row.collectionId ?? '') ?? null;
-      const member = members[i];
-      const level = target ? await contentLevels.of(ctx, target) : organizationLevel(member instanceof Error ? undefined : member);
-      return { content: target, level };
-    }),
-  );
-});
-
-/** Invite links are seen by whoever manages them (policies.inviteLink). */
-const linkInvitesManaged: Guard<LinkInviteRow> = {
-  kind: 'Invite',
-  policy: policies.inviteLink,
-  level: rowAnnotation('link invite level', async (ctx, rows) => {
-    await inviteTargets.annotate(ctx, rows);
-    return Promise.all(
-      rows.map(async (row) => {
-        const { level } = await inviteTargets.of(ctx, row);
-        const needed = row.spaceId ? policies.space.viewInviteLinks : row.collectionId ? policies.collection.viewInviteLinks : 'admin';
-        return atLeast(level, needed) ? level : null;
-      }),
-    );
-  }),
-};
-
-/** What an invite gives: a role in the organization, or a level on its space or collection (null: a guest). */
-const givenLevel = (invite: Pick<LinkInviteRow, 'role' | 'level' | 'spaceId' | 'collectionId'>): GrantedLevel =>
-  (invite.spaceId || invite.collectionId ? invite.level : invite.role) ?? 'guest';
+import { givenLevel, inviteTargets, linkInvitesManaged, managedLinkInvite } from './access.js';
+import type { InviteUsersOutcome } from './email-invites.js';
+import type { Joined } from './service.js';
 
 /** True when the viewer already has at least what the invite gives. */
 async function redundant(ctx: Context, invite: LinkInviteRow): Promise<boolean> {
@@ -123,44 +79,6 @@ export const OrganizationInviteLink = builder.unionType('OrganizationInviteLink'
   types: [InviteLinkToOrganization, InviteLinkToSpace, InviteLinkToCollection],
   resolveType: (row) => (row.spaceId ? InviteLinkToSpace : row.collectionId ? InviteLinkToCollection : InviteLinkToOrganization),
 });
-
-/**
- * Loads an invite link of the organization and checks that the viewer manages it: an organization invite is managed
- * by the organization's admins, an invite to content by those with `viewInviteLinks` on it. Another organization's
- * invite is not found. Returns the invite, with its target and the viewer's level there already known.
- */
-export async function managedLinkInvite(ctx: Context, organizationId: string, inviteId: string) {
-  const [invite] = await ctx.sql<LinkInviteRow>(Prisma.sql`SELECT * FROM "LinkInvite" WHERE id = ${inviteId}`);
-  if (!invite || invite.organizationId !== organizationId) throw notFound('Invite');
-  const target = await managedTarget(ctx, invite);
-  inviteTargets.set(invite, target);
-  return { invite, target };
-}
-
-/** The target of an existing invite, which the viewer must manage (an invite to a deleted space too); 404 or 403 otherwise. */
-async function managedTarget(ctx: Context, invite: LinkInviteRow): Promise<InviteTarget> {
-  if (invite.spaceId) {
-    const { row, level } = await authorize(ctx, spaces, invite.spaceId, 'viewInviteLinks', { allowDeleted: true });
-    return { content: row, level };
-  }
-  if (invite.collectionId) {
-    const { row, level } = await authorize(ctx, collections, invite.collectionId, 'viewInviteLinks');
-    return { content: row, level };
-  }
-  const { level } = await authorize(ctx, organizations, invite.organizationId, 'admin');
-  return { content: null, level };
-}
-
-/** Refuses an invite that would give more than the viewer holds on its target (organization admins hold everything). */
-export function assertMayGive(target: InviteTarget, invite: Pick<LinkInviteRow, 'role' | 'level' | 'spaceId' | 'collectionId'>) {
-  const given = givenLevel(invite);
-  if (!atLeast(target.level, given)) {
-    throw forbidden(`invite as ${given}`, invite.spaceId ? 'Space' : invite.collectionId ? 'Collection' : 'Organization');
-  }
-}
-
-/** Records what the viewer was authorized with, so that the invite's fields read no more. */
-export const rememberTarget = (invite: LinkInviteRow, target: InviteTarget) => inviteTargets.set(invite, target);
 
 // --- lists -----------------------------------------------------------------------------------------------------------
 
@@ -238,13 +156,6 @@ builder.objectField(Collection, 'linkInvites', (t) =>
 
 // --- results -----------------------------------------------------------------------------------------------------------
 
-export interface InviteUsersOutcome {
-  users: string[];
-  invited: number;
-  failedSSOEmails: string[];
-  undeliveredEmails: string[];
-}
-
 export const InviteUsersResult = builder.objectRef<InviteUsersOutcome>('InviteUsersResult').implement({
   description: 'What inviting by e-mail did.',
   fields: (t) => ({
@@ -258,12 +169,6 @@ export const InviteUsersResult = builder.objectRef<InviteUsersOutcome>('InviteUs
     }),
   }),
 });
-
-export interface Joined {
-  organizationId: string;
-  userId: string;
-  role: LinkInviteRow['role'];
-}
 
 export const InviteJoin = builder.objectRef<Joined>('InviteJoin').implement({
   description: 'The membership a join with an invite link left the viewer with.',

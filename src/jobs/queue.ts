@@ -3,6 +3,7 @@
 // worker wakes on LISTEN/NOTIFY. The product's side of a job is a BackgroundJob row (kind, state, progress, attempts,
 // last error), written in the same transaction that enqueues it, which is what callers read (GraphQL `job`).
 // Workers run inside the service (JOB_CONCURRENCY) or as separate processes (`npm run worker`), on the same database.
+// A worker runs the tasks it is given: the product's are listed once, in src/tasks.ts, and this file knows no domain.
 import { type Runner, run, runMigrations, type TaskList, Logger as WorkerLogger } from 'graphile-worker';
 import { type BackgroundJob, Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
@@ -25,12 +26,11 @@ export interface TaskDefinition<Payload> {
   maxAttempts?: number;
 }
 
-const tasks = new Map<string, TaskDefinition<never>>();
+/** Any task, whatever its payload: what a worker is given (each task reads its own payload). */
+export type AnyTask = TaskDefinition<never>;
 
-/** Registers a task, so that every worker of this build runs it. */
+/** A task, typed by its payload; it runs where it is listed (src/tasks.ts), which the layers test checks for each one. */
 export function defineTask<Payload>(definition: TaskDefinition<Payload>): TaskDefinition<Payload> {
-  if (tasks.has(definition.name)) throw new Error(`Task ${definition.name} is defined twice.`);
-  tasks.set(definition.name, definition as TaskDefinition<never>);
   return definition;
 }
 
@@ -120,13 +120,19 @@ function workerLogger(logger: Logger) {
   });
 }
 
+/** Forgets the jobs that finished before `before`: what callers could still follow has been read by then. */
+export const forgetFinishedJobs = (db: Tx, before: Date) =>
+  db.$executeRaw(Prisma.sql`DELETE FROM "BackgroundJob" WHERE "finishedAt" < ${before}`);
+
 /**
  * The task list graphile-worker runs: each job's row goes running (attempt counted), then succeeded, or back to
  * queued with its error while attempts remain (graphile-worker retries it with backoff), or failed for good.
  */
-function taskList(services: Services): TaskList {
+function taskList(services: Services, tasks: readonly AnyTask[]): TaskList {
   const list: TaskList = {};
-  for (const [name, task] of tasks) {
+  for (const task of tasks) {
+    const name = task.name;
+    if (list[name]) throw new Error(`Task ${name} is listed twice.`);
     list[name] = async (raw) => {
       const { jobId } = raw as { jobId: string };
       const [job] = await services.prisma.$queryRaw<BackgroundJob[]>`
@@ -162,14 +168,19 @@ function taskList(services: Services): TaskList {
   return list;
 }
 
-/** A running worker: `concurrency` jobs at a time; stop() lets the running ones finish. */
-export async function startWorker(services: Services, databaseUrl: string, concurrency: number): Promise<{ stop(): Promise<void> }> {
+/** A running worker of these tasks: `concurrency` jobs at a time; stop() lets the running ones finish. */
+export async function startWorker(
+  services: Services,
+  databaseUrl: string,
+  concurrency: number,
+  tasks: readonly AnyTask[],
+): Promise<{ stop(): Promise<void> }> {
   const runner: Runner = await run({
     connectionString: databaseUrl,
     concurrency,
     noHandleSignals: true,
     pollInterval: 2000,
-    taskList: taskList(services),
+    taskList: taskList(services, tasks),
     logger: workerLogger(services.logger),
   });
   return { stop: () => runner.stop() };

@@ -1,5 +1,7 @@
 // The one list engine: every list of the API, at the root or hanging off a parent (an organization's spaces, a
-// collection's spaces, ...), paged by keyset and N+1-free at any nesting depth.
+// collection's spaces, ...), paged by keyset and N+1-free at any nesting depth. Its GraphQL side (the list fields'
+// loader, envelopes and arguments) is list-fields.ts: this file loads no Pothos, so that a domain's access code can
+// declare its list sources without the schema builder.
 //
 // All parents that resolve the same list field in one request are served together, in one statement whatever the
 // number of parents or the page size: per parent, its total (counted over the requested parents only) and its page,
@@ -9,17 +11,12 @@
 // Then the source's annotations (levels, counters) are computed for the page's rows, one batch each.
 // (Prisma's own nested `take` fetches every child and slices in memory, and its filtered `_count` aggregates the
 // whole child table: both grow with the table, which is why lists do not use them.)
-import type { ObjectRef } from '@pothos/core';
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import { type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, getNamedType } from 'graphql';
 import { Prisma } from '../generated/prisma/client.js';
 import type { RowAnnotation } from './annotations.js';
-import { builder } from './builder.js';
-import { type Context, loaderFor } from './context.js';
+import type { Context } from './context.js';
 import { badRequest } from './errors.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, MIN_LIMIT, parseLimit, type SortValue } from './pagination.js';
+import { parseLimit, type SortValue } from './pagination.js';
 import { needsPrisma } from './rows.js';
-import { integerRange } from './validation.js';
 
 export interface ListPage<T> {
   items: T[];
@@ -69,35 +66,9 @@ export interface ListSource<Row extends object, Args = Record<string, unknown>> 
   annotations?: readonly RowAnnotation<Row, unknown>[];
 }
 
-interface PageArgs {
+export interface PageArgs {
   page?: string | null;
   limit?: number | null;
-}
-
-/** A loader key per field of a document, so that the same field under every parent shares one loader. */
-const fieldIds = new WeakMap<FieldNode, symbol>();
-
-function loaderKey(info: GraphQLResolveInfo): symbol {
-  const node = info.fieldNodes[0];
-  const known = fieldIds.get(node);
-  if (known) return known;
-  const key = Symbol(`list ${node.name.value}`);
-  fieldIds.set(node, key);
-  return key;
-}
-
-/** One parent's page of the list; batched with every other parent of the same field in this request. */
-export function listPage<Row extends object, Args>(
-  source: ListSource<Row, Args>,
-  ctx: Context,
-  info: GraphQLResolveInfo,
-  parentKey: string,
-  args: Args & PageArgs,
-): Promise<ListPage<Row>> {
-  // One loader per field of the query: every parent that resolves it in this request passes the same arguments.
-  return loaderFor<string, ListPage<Row>>(ctx, loaderKey(info), (parentKeys) => loadPages(source, ctx, info, [...parentKeys], args)).load(
-    parentKey,
-  );
 }
 
 function decodeCursor(orderBy: readonly OrderColumn[], values: SortValue[]): SortValue[] {
@@ -111,12 +82,17 @@ function decodeCursor(orderBy: readonly OrderColumn[], values: SortValue[]): Sor
 
 const sortValue = (value: unknown): SortValue => (value instanceof Date ? value.toISOString() : (value as SortValue));
 
-async function loadPages<Row extends object, Args>(
+/**
+ * The pages of one list under each of these parents, in one statement (see the header), in the parents' order; a
+ * parent whose page token is not of its list gets the error instead. `query` is plugin-prisma's query of the selected
+ * items, for a source that fetches Prisma objects (list-fields.ts reads it from the GraphQL selection).
+ */
+export async function loadPages<Row extends object, Args>(
   source: ListSource<Row, Args>,
   ctx: Context,
-  info: GraphQLResolveInfo,
   parentKeys: string[],
   args: Args & PageArgs,
+  query: object,
 ): Promise<(ListPage<Row> | Error)[]> {
   const take = parseLimit(args.limit);
   const orderBy = typeof source.orderBy === 'function' ? source.orderBy(args) : source.orderBy;
@@ -157,8 +133,7 @@ async function loadPages<Row extends object, Args>(
   // Without relations in the selection, the page statement returns the rows themselves (all the table's columns,
   // which are the model's fields: see rows.ts); otherwise their ids and order columns, for Prisma to read.
   // A list of plain objects (no fetch) is always read whole: plugin-prisma knows nothing of its item type.
-  const query = source.fetch ? queryFromInfo({ context: ctx, info, path: ['items'] }) : {};
-  const whole = !needsPrisma(query);
+  const whole = !source.fetch || !needsPrisma(query);
   const computed = Object.entries(source.computed?.(parentKey, ctx) ?? {}).map(
     ([name, value]) => Prisma.sql`${value} AS ${Prisma.raw(`"${name}"`)}`,
   );
@@ -218,60 +193,5 @@ async function loadPages<Row extends object, Args>(
   });
 }
 
-// --- GraphQL -------------------------------------------------------------------------------------------------------
-
-export const NextPage = builder.objectRef<{ page: string }>('NextPage').implement({
-  description: 'Where the next page of a list starts.',
-  fields: (t) => ({ page: t.exposeString('page', { description: 'Pass as the `page` argument to get the next page.' }) }),
-});
-
-/** The GraphQL shape of the REST list envelope, `{items, next: {page}, count}`. */
-export function listOf<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>) {
-  return builder.objectRef<ListPage<T>>(`${name}List`).implement({
-    fields: (t) => ({
-      items: t.field({ type: [item], resolve: (list) => list.items }),
-      next: t.expose('next', { type: NextPage, nullable: true }),
-      count: t.exposeInt('count', { description: 'Total number of items in the list, across all pages.' }),
-    }),
-  });
-}
-
 /** The ILIKE pattern of a "contains" filter: `_`, `%` and `\` are LIKE's own characters, so a search for them finds them. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Arguments every list takes. */
-export const listArgs = builder.args((t) => ({
-  page: t.string({ required: false, description: 'Page token from `next.page` of the previous page.' }),
-  limit: t.int({
-    required: false,
-    description: `Items per page, ${MIN_LIMIT} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); ${MIN_LIMIT} answers the count alone.`,
-    ...integerRange(MIN_LIMIT, MAX_LIMIT),
-  }),
-}));
-
-/**
- * Field option of a list hanging off a parent: the field reads nothing of its parent but the key, so a resolver that
- * returns the parent may skip loading its row when nothing else is selected (see selectsOnlyListFields).
- */
-export const readsParentKeyOnly = { extensions: { readsParentKeyOnly: true } } as const;
-
-const keyOnlyFields = new WeakMap<GraphQLObjectType, Set<string>>();
-
-/** True when the query selects nothing of the returned object but its id and its lists (fragments included). */
-export function selectsOnlyListFields(info: GraphQLResolveInfo): boolean {
-  const type = getNamedType(info.returnType) as GraphQLObjectType;
-  let allowed = keyOnlyFields.get(type);
-  if (!allowed) {
-    const lists = Object.values(type.getFields()).filter((field) => field.extensions?.readsParentKeyOnly);
-    allowed = new Set(['__typename', 'id', ...lists.map((field) => field.name)]);
-    keyOnlyFields.set(type, allowed);
-  }
-  const only = (set: FieldNode['selectionSet']): boolean =>
-    !set ||
-    set.selections.every((selection) => {
-      if (selection.kind === 'Field') return allowed.has(selection.name.value);
-      if (selection.kind === 'InlineFragment') return only(selection.selectionSet);
-      return only(info.fragments[selection.name.value]?.selectionSet);
-    });
-  return info.fieldNodes.every((node) => only(node.selectionSet));
-}

@@ -17,7 +17,7 @@ export interface SealedFor {
 
 /** Bound to a purpose and a row. */
 const VERSION = 'v2';
-/** The first format, bound to nothing: read only to re-seal it (src/db/reseal.ts). */
+/** The first format, bound to nothing: read only to re-seal it (src/admin/reseal.ts). */
 const LEGACY_VERSION = 'v1';
 /** GCM's full tag, stated on both sides: a decipher left to its default would accept a tag cut to 4 bytes. */
 const TAG_BYTES = 16;

@@ -7,7 +7,7 @@
 // Times are the wall clock's, as the revision store's writes are.
 import PQueue from 'p-queue';
 import { Prisma } from '../generated/prisma/client.js';
-import { defineTask, enqueueing } from '../jobs/queue.js';
+import { defineTask, enqueueing, enqueueingAside } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
 import { FetchError, type Fetcher } from '../kernel/fetcher.js';
 
@@ -106,11 +106,11 @@ export const linkCheckTask = defineTask<Record<string, never>>({
 const noCheckWaiting = Prisma.sql`NOT EXISTS (SELECT 1 FROM "BackgroundJob" WHERE kind = ${linkCheckTask.name} AND state = 'queued')`;
 
 /**
- * The end of a write's statement that enqueues a link check when its common table expression `fresh` (the URLs it
- * made due) is not empty and no check is waiting already.
+ * Common table expressions of a write's statement that enqueue a link check when its `fresh` (the URLs it made due)
+ * is not empty and no check is waiting already; the statement's end must read `queued` (see enqueueingAside).
  */
 export const enqueueingCheckOfFresh = () =>
-  enqueueing(linkCheckTask, {}, { queue: linkCheckTask.name }, Prisma.sql`EXISTS (SELECT 1 FROM fresh) AND ${noCheckWaiting}`);
+  enqueueingAside(linkCheckTask, {}, { queue: linkCheckTask.name }, Prisma.sql`EXISTS (SELECT 1 FROM fresh) AND ${noCheckWaiting}`);
 
 /** The scheduler's part: checks older than a week become due, and a job is enqueued while any is due. One statement. */
 export async function scheduleLinkChecks(services: Services): Promise<void> {

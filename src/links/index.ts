@@ -2,6 +2,4 @@
 // and the resolution of links written by path before they were stored by id (backfill.ts).
 import './types.js';
 
-export { backfillLinks, linkBackfillTask } from './backfill.js';
-
 export { linksRest } from './routes.js';

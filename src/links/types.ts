@@ -7,7 +7,7 @@ import type { FileVersion, Revision as RevisionRow, Space as SpaceRow } from '..
 import { builder, restEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
-import { listArgs, NextPage } from '../kernel/lists.js';
+import { listArgs, NextPage } from '../kernel/list-fields.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { Organization } from '../organizations/types.js';
 import { fileOf, type PageTree } from '../revisions/read.js';

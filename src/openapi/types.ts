@@ -6,7 +6,8 @@ import { Prisma, type OpenAPISpec as SpecRow, type OpenAPISpecVersion as Version
 import { OpenAPIProcessErrorCode, OpenAPIProcessingState } from '../generated/prisma/enums.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { ApiError, notFound } from '../kernel/errors.js';
-import { type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import type { ListSource } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';

@@ -6,11 +6,11 @@ import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, isUniqueViolation } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import type { UpdateOrganizationInput } from './mutations.js';
+import type { OrganizationChange } from './inputs.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
-export async function updateOrganization(ctx: Context, id: string, input: typeof UpdateOrganizationInput.$inferInput): Promise<void> {
+export async function updateOrganization(ctx: Context, id: string, input: OrganizationChange): Promise<void> {
   await authorize(ctx, organizations, id, 'admin');
   const { logo, defaultContent, mergeRules, ...fields } = input;
   if (defaultContent) {

@@ -6,7 +6,8 @@ import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { type Context, loaderFor, viewerMembershipSql } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import { type ListSource, listArgs, listOf, listPage, selectsOnlyListFields } from '../kernel/lists.js';
+import { listArgs, listOf, listPage, selectsOnlyListFields } from '../kernel/list-fields.js';
+import type { ListSource } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 

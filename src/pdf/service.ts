@@ -11,8 +11,8 @@
 // or a path from the space root) jump to the page when the PDF holds it, and lead to the page in the app otherwise;
 // http(s) and mailto links are kept as they are.
 
-import { downloadUrl, MAX_FILE_BYTES, storeFile } from '../files/index.js';
-import { openStoredFile } from '../files/storage.js';
+import { downloadUrl } from '../files/download.js';
+import { MAX_FILE_BYTES, openStoredFile, storeFile } from '../files/storage.js';
 import type { ChangeRequest, FileVersion, Revision, Space } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';

@@ -13,6 +13,7 @@
 import { merge as diff3 } from 'node-diff3';
 import type { SqlRunner } from '../db/client.js';
 import type { FileVersion, PageVersion, Revision } from '../generated/prisma/client.js';
+import type { PageVersionHook } from './hooks.js';
 import { PAGE_TREE_LEVELS } from './read.js';
 import {
   type FileContent,
@@ -160,7 +161,14 @@ const baseOf = (revision: Revision): RevisionPoint => ({
  * Merges the change request's revision `theirs` into the primary content at `main`: a merge revision on the primary
  * line (parents: main, then the change request), or `conflicts` and nothing written.
  */
-export async function mergeIntoMain(tx: Tx, sql: SqlRunner, main: Revision, theirs: Revision, userId: string): Promise<MergeOutcome> {
+export async function mergeIntoMain(
+  tx: Tx,
+  sql: SqlRunner,
+  hooks: readonly PageVersionHook[],
+  main: Revision,
+  theirs: Revision,
+  userId: string,
+): Promise<MergeOutcome> {
   const { pages, files } = await read(sql, [baseOf(theirs), main, theirs]);
   const sides = { ours: 'main', theirs: 'change request' };
   const mergedPages = threeWay('page', PAGE_FIELDS, pages[0], pages[1], pages[2], sides);
@@ -177,6 +185,7 @@ export async function mergeIntoMain(tx: Tx, sql: SqlRunner, main: Revision, thei
   const fileChanges = changes(files[1], mergedFiles.result, FILE_FIELDS);
   const revision = await writeRevision(
     tx,
+    hooks,
     { spaceId: main.spaceId, line: MAIN, parent: main, type: 'merge', createdById: userId, otherParents: [theirs.id] },
     {
       pages: pageChanges.written as PageContent[],
@@ -192,7 +201,14 @@ export async function mergeIntoMain(tx: Tx, sql: SqlRunner, main: Revision, thei
  * Brings the primary content at `main` into the change request's revision `ours`: a revision of its line built on
  * `main`, with conflicts kept in it (see the header). Already up to date: `ours` itself.
  */
-export async function updateFromMain(tx: Tx, sql: SqlRunner, ours: Revision, main: Revision, userId: string): Promise<MergeOutcome> {
+export async function updateFromMain(
+  tx: Tx,
+  sql: SqlRunner,
+  hooks: readonly PageVersionHook[],
+  ours: Revision,
+  main: Revision,
+  userId: string,
+): Promise<MergeOutcome> {
   if (ours.baseSeq === main.seq) return { result: 'update', revision: ours, conflicts: [] };
   const { pages, files } = await read(sql, [baseOf(ours), ours, main]);
   const sides = { ours: 'change request', theirs: 'main' };
@@ -234,6 +250,7 @@ export async function updateFromMain(tx: Tx, sql: SqlRunner, ours: Revision, mai
   };
   const revision = await writeRevision(
     tx,
+    hooks,
     {
       spaceId: ours.spaceId,
       line: ours.line,

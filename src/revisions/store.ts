@@ -6,12 +6,13 @@
 // line is the rows of "main" valid at its seq. A change request's revision is its own line's rows valid at its seq
 // (tombstones among them hide pages it deleted) over the primary line as it stood at the revision's baseSeq. A new
 // revision closes the rows of what it changes and adds their new rows: nothing is copied, whatever the space's size.
+// What other domains keep with page versions (the search index, the links) rides in these statements through the
+// hooks the caller passes (hooks.ts), the services' pageVersionHooks.
 
 import type { SqlRunner } from '../db/client.js';
 import { type FileVersion, type PageVersion, Prisma, type Revision } from '../generated/prisma/client.js';
 import { newId } from '../kernel/ids.js';
-import { copyingLinks, insertingLinks, insertingWithLinks } from '../links/writing.js';
-import { closingWithIndex, copyingWithIndex, insertingWithIndex } from '../search/indexing.js';
+import type { PageVersionHook, StatementPart, WrittenLine } from './hooks.js';
 
 export const MAIN = 'main';
 
@@ -104,11 +105,31 @@ export interface NewRevision {
 type Tx = Pick<Prisma.TransactionClient, '$executeRaw' | '$queryRaw'>;
 
 /**
- * Writes a revision after `parent` on `line` with these changes: closes the changed rows of the line, adds their new
- * rows, and hides what a change request deletes with tombstones. Returns the revision; its statements do not grow with
- * the space, and its rows grow with the changes only.
+ * A statement of the store (`plain`) with what the hooks add to it: the store's own common table expressions (`own`,
+ * what the hooks read), then each hook's, then an end that reads what must be read. The statement alone when no hook
+ * adds anything.
  */
-export async function writeRevision(tx: Tx, revision: NewRevision, changes: RevisionChanges): Promise<Revision> {
+function hooked(plain: Prisma.Sql, own: Prisma.Sql, parts: readonly (StatementPart | null | undefined)[]): Prisma.Sql {
+  const added = parts.filter((part): part is StatementPart => !!part);
+  if (!added.length) return plain;
+  const reads = added.flatMap((part) => (part.read ? [Prisma.sql`(SELECT count(*) FROM ${Prisma.raw(part.read)})`] : []));
+  return Prisma.sql`WITH ${own}, ${Prisma.join(
+    added.map((part) => part.with),
+    ', ',
+  )} SELECT ${reads.length ? Prisma.join(reads) : Prisma.sql`1`}`;
+}
+
+/**
+ * Writes a revision after `parent` on `line` with these changes: closes the changed rows of the line, adds their new
+ * rows, and hides what a change request deletes with tombstones; the hooks' rows ride in the same statements. Returns
+ * the revision; its statements do not grow with the space, and its rows grow with the changes only.
+ */
+export async function writeRevision(
+  tx: Tx,
+  hooks: readonly PageVersionHook[],
+  revision: NewRevision,
+  changes: RevisionChanges,
+): Promise<Revision> {
   const seq = revision.parent.line === revision.line ? revision.parent.seq + 1 : 1;
   const baseSeq =
     revision.line === MAIN ? null : (revision.baseSeq ?? (revision.parent.line === MAIN ? revision.parent.seq : revision.parent.baseSeq));
@@ -119,8 +140,8 @@ export async function writeRevision(tx: Tx, revision: NewRevision, changes: Revi
             ${[revision.parent.id, ...(revision.otherParents ?? [])]}::text[], ${revision.createdById})
     RETURNING *`;
   const at = { spaceId: revision.spaceId, line: revision.line, seq };
-  await writeVersions(tx, 'PageVersion', at, changes.pages ?? [], changes.deletedPages ?? [], changes.restoredPages ?? []);
-  await writeVersions(tx, 'FileVersion', at, changes.files ?? [], changes.deletedFiles ?? [], changes.restoredFiles ?? []);
+  await writeVersions(tx, hooks, 'PageVersion', at, changes.pages ?? [], changes.deletedPages ?? [], changes.restoredPages ?? []);
+  await writeVersions(tx, [], 'FileVersion', at, changes.files ?? [], changes.deletedFiles ?? [], changes.restoredFiles ?? []);
   return row;
 }
 
@@ -186,10 +207,12 @@ const tombstoneOf = {
 
 /**
  * Closes the line's current rows of the changed, deleted and restored keys at `seq`, then inserts the new rows (from JSON, one
- * statement whatever their number) and, on a change request's line, tombstones for the deleted keys.
+ * statement whatever their number) and, on a change request's line, tombstones for the deleted keys: two statements,
+ * with what the hooks add to each.
  */
 async function writeVersions(
   tx: Tx,
+  hooks: readonly PageVersionHook[],
   table: Versioned,
   at: { spaceId: string; line: string; seq: number },
   rows: readonly (PageContent | FileContent)[],
@@ -201,12 +224,17 @@ async function writeVersions(
   if (!keys.length) return;
   const t = Prisma.raw(`"${table}"`);
   const keyName = Prisma.raw(`"${key}"`);
-  // The search index (src/search) follows the current pages of the primary line, in these same statements.
-  const indexed = table === 'PageVersion' && at.line === MAIN;
+  const line: WrittenLine = { spaceId: at.spaceId, line: at.line, primary: at.line === MAIN };
   const close = Prisma.sql`
     UPDATE ${t} SET "validTo" = ${at.seq}
      WHERE "spaceId" = ${at.spaceId} AND line = ${at.line} AND ${keyName} = ANY(${keys}::text[]) AND "validTo" IS NULL`;
-  await tx.$executeRaw(indexed ? closingWithIndex(close) : close);
+  await tx.$executeRaw(
+    hooked(
+      close,
+      Prisma.sql`closed AS (${close} RETURNING id)`,
+      hooks.map((hook) => hook.closing?.(line)),
+    ),
+  );
   const columns = table === 'PageVersion' ? pageColumns : fileColumns;
   const tombstones = at.line === MAIN ? [] : deleted;
   const now = new Date();
@@ -220,32 +248,34 @@ async function writeVersions(
   const insert = Prisma.sql`
     INSERT INTO ${t} ("spaceId", line, "validFrom", ${names})
     SELECT ${at.spaceId}, ${at.line}, ${at.seq}, ${names} FROM jsonb_populate_recordset(NULL::${t}, ${JSON.stringify(records)}::jsonb)`;
-  if (table === 'FileVersion') {
-    await tx.$executeRaw(insert);
-    return;
-  }
-  // So do the pages' links (src/links): in this statement, or on the primary line in one after it.
-  const pages = records as PageVersion[];
-  await tx.$executeRaw(indexed ? insertingWithIndex(insert, at.spaceId, pages) : insertingWithLinks(insert, pages));
-  const links = indexed ? insertingLinks(pages) : null;
-  if (links) await tx.$executeRaw(links);
+  await tx.$executeRaw(
+    hooked(
+      insert,
+      Prisma.sql`versions AS (${insert})`,
+      hooks.map((hook) => hook.inserting?.(line, records as PageVersion[])),
+    ),
+  );
 }
 
-/** Copies the content of a revision into the first revision of another space's primary line: two statements. */
-export async function copyContent(tx: Tx, from: RevisionPoint, toSpaceId: string): Promise<void> {
-  for (const [table, columns] of [
-    ['PageVersion', pageColumns],
-    ['FileVersion', fileColumns],
-  ] as const) {
+/**
+ * Copies the content of a revision into the first revision of another space's primary line: two statements, the
+ * pages' with what the hooks copy of theirs.
+ */
+export async function copyContent(tx: Tx, hooks: readonly PageVersionHook[], from: RevisionPoint, toSpaceId: string): Promise<void> {
+  const copyOf = (table: Versioned, columns: readonly string[]) => {
     const names = Prisma.join([keyColumn[table], ...columns].map((c) => Prisma.raw(`"${c}"`)));
-    const copy = Prisma.sql`
+    return Prisma.sql`
       INSERT INTO ${Prisma.raw(`"${table}"`)} (id, "spaceId", line, "validFrom", deleted, ${names})
       SELECT md5(gen_random_uuid()::text), ${toSpaceId}, ${MAIN}, 1, false, ${names} FROM (${rowsAt(table, from)}) source`;
-    // The copy's pages are indexed as their originals were (src/search); their links come with the files (src/links).
-    await tx.$executeRaw(
-      table === 'PageVersion'
-        ? copyingWithIndex(copy, rowsAt(table, from), toSpaceId)
-        : copyingLinks(copy, rowsAt('PageVersion', from), toSpaceId),
-    );
-  }
+  };
+  const pages = copyOf('PageVersion', pageColumns);
+  await tx.$executeRaw(
+    hooked(
+      pages,
+      Prisma.sql`copied AS (${pages} RETURNING id, "pageId"),
+        pairs AS (SELECT copied.id, src.id AS "sourceId" FROM copied JOIN (${rowsAt('PageVersion', from)}) src ON src."pageId" = copied."pageId")`,
+      hooks.map((hook) => hook.copying?.(toSpaceId)),
+    ),
+  );
+  await tx.$executeRaw(copyOf('FileVersion', fileColumns));
 }

@@ -1,13 +1,13 @@
 // The content of a revision as the API shows it: the Revision (its page tree, files and history), its pages (with
 // their paths and subpages, and a body in either format when asked for one page) and its files (with signed download
 // URLs), and a space's current content, `Space.content`, which `ChangeRequest.content` (src/change-requests) mirrors.
-import { downloadUrl } from '../files/index.js';
+import { downloadUrl } from '../files/download.js';
 import type { Revision as RevisionRow } from '../generated/prisma/client.js';
 import { PageType, RevisionType } from '../generated/prisma/enums.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
-import { listArgs, listOf } from '../kernel/lists.js';
+import { listArgs, listOf } from '../kernel/list-fields.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { appUrl } from '../kernel/urls.js';
 import { Space } from '../spaces/types.js';

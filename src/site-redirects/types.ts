@@ -6,7 +6,8 @@ import type { SiteRedirect as SiteRedirectRow, Site as SiteRow } from '../genera
 import { Prisma } from '../generated/prisma/client.js';
 import { childResource } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
-import { containsPattern, type ListSource, listArgs, listOf, listPage, type OrderColumn } from '../kernel/lists.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
+import { containsPattern, type ListSource, type OrderColumn } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
 import { shareKeyArgument } from '../share-links/keys.js';
 import { sites } from '../sites/access.js';

@@ -1,5 +1,5 @@
 import './types.js';
 import './mutations.js';
-import './published.js';
+import './published-types.js';
 
 export { siteStructureRest } from './routes.js';

@@ -2,7 +2,6 @@
 // the resolution of a visitor's URL to a site, section and site space for renderers (publishedContentByUrl). The
 // resolution enforces the site's audience: a share-link site needs an active key in the URL (`?share=`), else it is
 // not found; a visitor-auth site needs a visitor token signed with its current key, else 401 (or the fallback URL).
-import { z } from 'zod';
 import {
   Prisma,
   type PublishingAuth,
@@ -10,16 +9,13 @@ import {
   type SiteSection as SiteSectionRow,
   type SiteSpace as SiteSpaceRow,
 } from '../generated/prisma/client.js';
-import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { ApiError } from '../kernel/errors.js';
-import { rules } from '../kernel/validation.js';
 import { verifyVisitorToken } from '../publishing-auth/visitors.js';
-import { activeShareLink, shareKeyArgument } from '../share-links/keys.js';
-import { Site } from '../sites/types.js';
+import { activeShareLink } from '../share-links/keys.js';
 import { presentedShareKeys, publishedUrl, siteBaseUrl } from '../sites/urls.js';
 import { siteSpaceUrlPath } from './paths.js';
-import { provenShareKey, SiteStructure, type Structure, sectionSiteSpaces, structureOf } from './types.js';
+import { provenShareKey, type Structure, sectionSiteSpaces, structureOf } from './structure.js';
 
 /**
  * The site's customization as the published spec (0.202, SiteCustomizationSettings) requires it whole: these defaults
@@ -73,52 +69,29 @@ function mergedOver(defaults: unknown, stored: unknown): unknown {
   return out;
 }
 
-interface PublishedView {
+export interface PublishedView {
   site: SiteRow;
   structure: Structure;
   customizations: { site: unknown; siteSpaces: Record<string, unknown> };
 }
 
-const PublishedCustomizations = builder.objectRef<PublishedView['customizations']>('PublishedCustomizations').implement({
-  fields: (t) => ({
-    site: t.field({ type: 'JSON', description: 'The site’s customization settings, defaults filled in.', resolve: (c) => c.site }),
-    siteSpaces: t.field({ type: 'JSON', description: 'Overrides per site space id (none are stored).', resolve: (c) => c.siteSpaces }),
-  }),
-});
-
-const PublishedContentSite = builder.objectRef<PublishedView>('PublishedContentSite').implement({
-  description: 'What a site shows its visitors: the site, its live structure and its customizations.',
-  fields: (t) => ({
-    object: t.string({ resolve: () => 'published-content-site' }),
-    site: t.field({ type: Site, resolve: (view) => view.site }),
-    structure: t.field({ type: SiteStructure, resolve: (view) => view.structure }),
-    customizations: t.field({ type: PublishedCustomizations, resolve: (view) => view.customizations }),
-    scripts: t.field({ type: ['JSON'], description: 'Integration scripts: none on this server.', resolve: () => [] }),
-  }),
-});
-
-builder.prismaObjectFields('Site', (t) => ({
-  publishedContent: t.field({
-    type: PublishedContentSite,
-    description:
-      'The published view: live (not draft) sections and site spaces. Published URLs appear for a published site, and for a ' +
-      'share-link site only with an active `shareKey` of it (a wrong or inactive key answers the same view without them).',
-    args: { shareKey: t.arg.string(shareKeyArgument) },
-    resolve: async (site, args, ctx) => {
-      const key = site.visibility === 'share_link' ? await provenShareKey(ctx, site.id, args.shareKey) : null;
-      if (key) presentedShareKeys.set(site, key);
-      return {
-        site,
-        structure: await structureOf(ctx, site.id, { live: true, key, for: 'viewer' }),
-        customizations: { site: mergedOver(DEFAULT_CUSTOMIZATIONS, site.customizations), siteSpaces: {} },
-      };
-    },
-  }),
-}));
+/**
+ * The published view of a site for a member: live sections and site spaces, customizations with their defaults. For a
+ * share-link site, `shareKey` when it is an active key of it, which its published URLs then carry.
+ */
+export async function publishedView(ctx: Context, site: SiteRow, shareKey: string | null | undefined): Promise<PublishedView> {
+  const key = site.visibility === 'share_link' ? await provenShareKey(ctx, site.id, shareKey) : null;
+  if (key) presentedShareKeys.set(site, key);
+  return {
+    site,
+    structure: await structureOf(ctx, site.id, { live: true, key, for: 'viewer' }),
+    customizations: { site: mergedOver(DEFAULT_CUSTOMIZATIONS, site.customizations), siteSpaces: {} },
+  };
+}
 
 // --- resolving a visitor's URL -------------------------------------------------------------------------------------
 
-interface PublishedSiteContent {
+export interface PublishedSiteContent {
   site: string;
   siteSection: string | null;
   siteSpace: string;
@@ -132,38 +105,11 @@ interface PublishedSiteContent {
   shareKey: string | null;
 }
 
-interface PublishedContentRedirect {
+export interface PublishedContentRedirect {
   target: 'external';
   site: string;
   redirect: string;
 }
-
-const PublishedSiteContent = builder.objectRef<PublishedSiteContent>('PublishedSiteContent').implement({
-  description: 'Where a URL leads in a published site. No short-lived content token is issued (GitBook’s `apiToken`).',
-  fields: (t) => ({
-    site: t.exposeString('site'),
-    siteSection: t.exposeString('siteSection', { nullable: true }),
-    siteSpace: t.exposeString('siteSpace'),
-    space: t.exposeString('space'),
-    pathname: t.exposeString('pathname', { description: 'The page path after the site space’s, without leading slash.' }),
-    basePath: t.exposeString('basePath', { description: 'Path prefix of the site space in the URL.' }),
-    siteBasePath: t.exposeString('siteBasePath', { description: 'Path prefix of the site in the URL.' }),
-    organization: t.exposeString('organization'),
-    complete: t.exposeBoolean('complete', { description: 'Whether the URL named every level of the structure it could.' }),
-    canonicalUrl: t.exposeString('canonicalUrl'),
-    shareKey: t.exposeString('shareKey', { nullable: true, description: 'The share key the URL carried, for a share-link site.' }),
-  }),
-});
-
-const PublishedContentRedirect = builder.objectRef<PublishedContentRedirect>('PublishedContentRedirect').implement({
-  description: 'A visitor to send elsewhere: to the site’s authentication fallback URL.',
-  fields: (t) => ({ target: t.exposeString('target'), site: t.exposeString('site'), redirect: t.exposeString('redirect') }),
-});
-
-const PublishedContentLookup = builder.unionType('PublishedContentLookup', {
-  types: [PublishedSiteContent, PublishedContentRedirect],
-  resolveType: (value) => ('redirect' in value ? PublishedContentRedirect : PublishedSiteContent),
-});
 
 const noContent = () => new ApiError(404, 'No content found for the URL.');
 
@@ -288,19 +234,3 @@ export async function resolvePublishedUrl(
     shareKey: key,
   };
 }
-
-builder.queryFields((t) => ({
-  publishedContentByUrl: t.field({
-    type: PublishedContentLookup,
-    description:
-      'The published site, section and site space a visitor’s URL leads to, for any authenticated caller (no membership ' +
-      'needed): 404 when no published site is there, or a share-link site without an active `?share=` key; 401 for a ' +
-      'visitor-auth site without a valid visitorAuthToken (with redirectOnError and a fallback URL: a redirect to it).',
-    args: {
-      url: t.arg.string({ required: true, validate: rules.httpUrl(2048) }),
-      visitorAuthToken: t.arg.string({ validate: z.string().max(8192) }),
-      redirectOnError: t.arg.boolean(),
-    },
-    resolve: (_root, args, ctx) => resolvePublishedUrl(ctx, args),
-  }),
-}));

@@ -9,20 +9,21 @@ import {
   type SiteSpace as SiteSpaceRow,
   type Space as SpaceRow,
 } from '../generated/prisma/client.js';
-import { rowAnnotation } from '../kernel/annotations.js';
 import { rowOf, spaces } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
-import { type ListPage, type ListSource, listArgs, listOf, listPage } from '../kernel/lists.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
+import type { ListPage, ListSource } from '../kernel/lists.js';
 import { visibleToViewerSql } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
-import { activeShareLink, shareKeyArgument } from '../share-links/keys.js';
+import { shareKeyArgument } from '../share-links/keys.js';
 import { presentedShareKeys, visiblePublishedUrl } from '../sites/urls.js';
 import { Space } from '../spaces/types.js';
 import { siteSections, siteSpaces } from './access.js';
 import { isDefaultSiteSpace, sectionUrlPath, siteSpaceUrlPath } from './paths.js';
+import { presentKey, provenShareKey, type Structure, sectionSiteSpaces, structureOf } from './structure.js';
 
 /** The site and section a site space sits in (batched with every other site space of the request). */
 async function placeOf(ctx: Context, row: SiteSpaceRow) {
@@ -95,23 +96,6 @@ export const SiteSpace = builder.prismaObject('SiteSpace', {
   }),
 });
 
-/**
- * A section's site spaces by position, those whose space the viewer can see: one statement for every section of a
- * page. The published view records the live ones itself (set), with the share key it proved.
- */
-export const sectionSiteSpaces = rowAnnotation<SiteSectionRow, SiteSpaceRow[]>('section site spaces', async (ctx, sections) => {
-  const rows = await ctx.sql<SiteSpaceRow>(Prisma.sql`
-    SELECT ss.* FROM "SiteSpace" ss JOIN "Space" sp ON sp.id = ss."spaceId"
-     WHERE ss."sectionId" = ANY(${sections.map((section) => section.id)}::text[]) AND ${visibleToViewerSql(ctx.viewer, 'sp')}
-     ORDER BY ss.position, ss.id`);
-  return sections.map((section) => rows.filter((row) => row.sectionId === section.id));
-});
-
-/** Records a proven share key on rows an answer returns, so that their published URLs carry it. */
-export function presentKey(rows: readonly object[], key: string | null): void {
-  if (key) for (const row of rows) presentedShareKeys.set(row, key);
-}
-
 export const SiteSection = builder.prismaObject('SiteSection', {
   access: siteSections,
   description: 'A section of a site: a group of site spaces (variants) at its own path.',
@@ -163,11 +147,6 @@ const SiteStructureTypeEnum = builder.enumType('SiteStructureType', {
   values: ['sections', 'siteSpaces'] as const,
 });
 
-export interface Structure {
-  type: 'sections' | 'siteSpaces';
-  structure: (SiteSectionRow | SiteSpaceRow)[];
-}
-
 export const SiteStructure = builder.objectRef<Structure>('SiteStructure').implement({
   description: 'How a site is organized: its sections with their site spaces when it has sections, else its site spaces.',
   fields: (t) => ({
@@ -175,43 +154,6 @@ export const SiteStructure = builder.objectRef<Structure>('SiteStructure').imple
     structure: t.field({ type: [SiteStructureItem], resolve: (structure) => structure.structure }),
   }),
 });
-
-/**
- * A site's structure in two statements. `live` keeps what visitors get: no draft section or site space, none whose
- * space is deleted. `for: 'viewer'` keeps the site spaces whose space the viewer can see (a member reading the site);
- * `for: 'visitors'` keeps what the site publishes to anyone (a visitor's URL resolved). `key` is a share key the
- * request proved, recorded on every row.
- */
-export async function structureOf(
-  ctx: Context,
-  siteId: string,
-  { live, key, for: audience }: { live: boolean; key: string | null; for: 'viewer' | 'visitors' },
-) {
-  const liveOnly = live ? Prisma.sql`AND NOT ss.draft AND sp."deletedAt" IS NULL` : Prisma.empty;
-  const seen = audience === 'viewer' ? Prisma.sql`AND ${visibleToViewerSql(ctx.viewer, 'sp')}` : Prisma.empty;
-  const [sections, siteSpaces] = await Promise.all([
-    ctx.sql<SiteSectionRow>(Prisma.sql`SELECT * FROM "SiteSection" WHERE "siteId" = ${siteId} ORDER BY position, id`),
-    ctx.sql<SiteSpaceRow>(Prisma.sql`
-      SELECT ss.* FROM "SiteSpace" ss JOIN "Space" sp ON sp.id = ss."spaceId"
-       WHERE ss."siteId" = ${siteId} ${seen} ${liveOnly} ORDER BY ss.position, ss.id`),
-  ]);
-  presentKey([...sections, ...siteSpaces], key);
-  if (!sections.length) return { type: 'siteSpaces', structure: siteSpaces.filter((row) => !row.sectionId) } satisfies Structure;
-  const shown = live ? sections.filter((section) => !section.draft) : sections;
-  for (const section of shown) {
-    sectionSiteSpaces.set(
-      section,
-      siteSpaces.filter((row) => row.sectionId === section.id),
-    );
-  }
-  return { type: 'sections', structure: shown } satisfies Structure;
-}
-
-/** The share key if it is an active key of the site; null when absent, wrong or deactivated (never an error). */
-export async function provenShareKey(ctx: Context, siteId: string, key: string | null | undefined): Promise<string | null> {
-  if (!key) return null;
-  return (await activeShareLink(ctx, siteId, key)) ? key : null;
-}
 
 /** The default flag of a site space, as SQL on a row `t` of SiteSpace. */
 const isDefaultSql = Prisma.sql`(CASE WHEN t."sectionId" IS NULL

@@ -4,6 +4,12 @@
 import type { Ajv as AjvType, ErrorObject, ValidateFunction } from 'ajv';
 import { badRequest } from '../kernel/errors.js';
 
+/** A site's adaptive schema as REST answers it. */
+export interface AdaptiveSchemaView {
+  jsonSchema: unknown;
+  updatedAt: Date;
+}
+
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 const UNSIGNED_DESCRIPTION = 'Unsigned claims of the site visitor.';
 

@@ -10,10 +10,9 @@ import { visibleToViewerSql } from '../kernel/permissions.js';
 import { MAIN, pageContent, writeRevision } from '../revisions/store.js';
 import { uniquePath } from '../site-structure/paths.js';
 import { createSpace } from '../spaces/service.js';
-import { sites } from './access.js';
-import { checkAdaptiveSchema } from './adaptive-schema.js';
+import { siteSpaceCounts, sites } from './access.js';
+import { type AdaptiveSchemaView, checkAdaptiveSchema } from './adaptive-schema.js';
 import { claimHost, proxyHost, releaseHostname, releaseProxyHost, withLowercaseHost } from './claims.js';
-import { type AdaptiveSchemaView, siteSpaceCounts } from './types.js';
 
 /** The title of a site created without one. */
 export const DEFAULT_SITE_TITLE = 'Docs site';
@@ -82,6 +81,7 @@ async function writeSamplePage(tx: Prisma.TransactionClient, ctx: Context, space
   });
   const revision = await writeRevision(
     tx,
+    ctx.pageVersionHooks,
     { spaceId, line: MAIN, parent: current, type: 'edits', createdById: ctx.viewer.userId },
     { pages: [page] },
   );

@@ -2,16 +2,17 @@
 // organization, and the organization's list of sites.
 import { z } from 'zod';
 import { Prisma, type Site as SiteRow } from '../generated/prisma/client.js';
-import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, authorizeRow, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { ApiError } from '../kernel/errors.js';
-import { containsPattern, type ListSource, listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/lists.js';
+import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { atLeast, policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { rules } from '../kernel/validation.js';
 import { Organization } from '../organizations/types.js';
-import { siteLevels, sites } from './access.js';
+import { siteLevels, siteSpaceCounts, sites } from './access.js';
+import type { AdaptiveSchemaView } from './adaptive-schema.js';
 import { SITE_FEATURE_KEYS, SITE_FEATURES, type SiteFeature as SiteFeatureRow } from './features.js';
 import { siteBaseUrl, visiblePublishedUrl } from './urls.js';
 
@@ -102,17 +103,6 @@ const SiteUrls = builder.objectRef<SiteLinks>('SiteUrls').implement({
 
 const SitePermissions = permissionsType('SitePermissions', policies.site);
 
-/** Site spaces of each site whose space the viewer can see: one statement per page of sites. */
-export const siteSpaceCounts = rowAnnotation<SiteRow, number>('site space count', async (ctx, rows) => {
-  const ids = rows.map((row) => row.id);
-  const counts = await ctx.sql<{ id: string; count: number }>(Prisma.sql`
-    SELECT s.id, (SELECT count(*)::int FROM "SiteSpace" ss JOIN "Space" sp ON sp.id = ss."spaceId"
-                   WHERE ss."siteId" = s.id AND ${visibleToViewerSql(ctx.viewer, 'sp')}) AS count
-      FROM unnest(${ids}::text[]) AS s(id)`);
-  const byId = new Map(counts.map((row) => [row.id, row.count]));
-  return ids.map((id) => byId.get(id) ?? 0);
-});
-
 export const Site = builder.prismaObject('Site', {
   access: sites,
   description: 'A published docs site of an organization: its spaces (site spaces), sections, audience and settings.',
@@ -170,12 +160,6 @@ export const Site = builder.prismaObject('Site', {
   }),
 });
 export const SiteList = listOf('Site', Site);
-
-/** A site's adaptive schema as REST answers it. */
-export interface AdaptiveSchemaView {
-  jsonSchema: unknown;
-  updatedAt: Date;
-}
 
 export const SiteAdaptiveSchema = builder.objectRef<AdaptiveSchemaView>('SiteAdaptiveSchema').implement({
   description: 'The JSON Schema of the claims a site’s visitors present, which adaptive content conditions read.',

@@ -2,7 +2,7 @@
 // validation) and mutations.
 import { z } from 'zod';
 import { RETENTION_DAYS } from '../content/retention.js';
-import { MoveContentInput } from '../content/tree.js';
+import { MoveContentInput } from '../content/types.js';
 import { builder } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { mergeRules, notNull, rules } from '../kernel/validation.js';

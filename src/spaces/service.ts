@@ -2,7 +2,7 @@
 // kernel's authorize() and keep the tree's invariants (positions, effective levels, visibility) in one transaction.
 import { RETENTION_DAYS, RETENTION_MS } from '../content/retention.js';
 import { authorizeTransfer, transferContent } from '../content/transfer.js';
-import { creationParent, moveTarget, positionFor } from '../content/tree.js';
+import { creationParent, type MoveContent, moveTarget, positionFor } from '../content/tree.js';
 import type { Prisma, Space } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, collections, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
@@ -10,7 +10,7 @@ import { conflict } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { refreshEffectiveLevels } from '../kernel/permissions.js';
 import { copyContent } from '../revisions/store.js';
-import type { CreateSpaceInput, MoveSpaceInput, TransferSpaceInput, UpdateSpaceInput } from './mutations.js';
+import type { NewSpace, SpaceChange, SpaceTransfer } from './inputs.js';
 
 /** `in-collection` only exists for spaces in a collection: a space that leaves its collection becomes private. */
 function visibilityUnder(parentId: string | null, visibility: Space['visibility']) {
@@ -30,7 +30,7 @@ async function insertSpace(
 }
 
 /** Returns the new space's id. */
-export async function createSpace(ctx: Context, organizationId: string, input: typeof CreateSpaceInput.$inferInput): Promise<string> {
+export async function createSpace(ctx: Context, organizationId: string, input: NewSpace): Promise<string> {
   const parent = await creationParent(ctx, organizationId, input.parent);
   const id = newId();
   await ctx.prisma.$transaction(async (tx) => {
@@ -55,7 +55,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: t
 }
 
 /** Title and emoji need `edit`; the settings (default level, edit mode, merge rules) need `admin`. */
-export async function updateSpace(ctx: Context, id: string, input: typeof UpdateSpaceInput.$inferInput): Promise<void> {
+export async function updateSpace(ctx: Context, id: string, input: SpaceChange): Promise<void> {
   const settings = input.defaultLevel !== undefined || input.editMode != null || input.mergeRules != null;
   const { row: space } = await authorize(ctx, spaces, id, settings ? 'admin' : 'edit');
   await ctx.prisma.$transaction(async (tx) => {
@@ -124,12 +124,12 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<string> 
       ctx.viewer.userId,
     );
     const current = await tx.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
-    await copyContent(tx, current, copyId);
+    await copyContent(tx, ctx.pageVersionHooks, current, copyId);
   });
   return copyId;
 }
 
-export async function moveSpace(ctx: Context, id: string, input: typeof MoveSpaceInput.$inferInput): Promise<void> {
+export async function moveSpace(ctx: Context, id: string, input: MoveContent): Promise<void> {
   const { row: space } = await authorize(ctx, spaces, id, 'admin');
   const parentId = await moveTarget(ctx, space, input.parent);
   await ctx.prisma.$transaction(async (tx) => {
@@ -140,7 +140,7 @@ export async function moveSpace(ctx: Context, id: string, input: typeof MoveSpac
 }
 
 /** Moves a space to another organization, at its top level or into one of its collections. */
-export async function transferSpace(ctx: Context, id: string, input: typeof TransferSpaceInput.$inferInput): Promise<void> {
+export async function transferSpace(ctx: Context, id: string, input: SpaceTransfer): Promise<void> {
   const { row: space } = await authorize(ctx, spaces, id, 'admin');
   await authorizeTransfer(ctx, space.organizationId, input.organization);
   const parent = input.collection

@@ -3,6 +3,7 @@
 // on every read (links replaced as a whole), the space's list with its filters and pages, open-comment counts and
 // `outdated`, the space's counters, and who may do what.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageVersionHooks } from '../../src/composition.js';
 import type { ChangeRequest, Space } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
 import { MAIN, writeRevision } from '../../src/revisions/store.js';
@@ -41,7 +42,12 @@ async function advanceSpace(spaceId: string) {
   await t.prisma.$transaction(async (tx) => {
     const space = await tx.space.findUniqueOrThrow({ where: { id: spaceId } });
     const parent = await tx.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
-    const revision = await writeRevision(tx, { spaceId, line: MAIN, parent, type: 'edits', createdById: world.admin.userId }, {});
+    const revision = await writeRevision(
+      tx,
+      pageVersionHooks,
+      { spaceId, line: MAIN, parent, type: 'edits', createdById: world.admin.userId },
+      {},
+    );
     await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision.id } });
   });
 }
@@ -484,6 +490,7 @@ describe('GET /v1/spaces/{spaceId}/change-requests', () => {
       const parent = await tx.revision.findUniqueOrThrow({ where: { id: cr.revisionId } });
       const revision = await writeRevision(
         tx,
+        pageVersionHooks,
         { spaceId: space.id, line: cr.id, parent, type: 'edits', createdById: world.admin.userId },
         {},
       );

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defineTask, enqueue } from '../../src/jobs/queue.js';
-import { purgeTask } from '../../src/jobs/schedule.js';
+import { purgeTask } from '../../src/tasks.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { npmScript } from '../support/npm-script.js';
@@ -73,7 +73,7 @@ describe('the job queue', () => {
         if (calls <= payload.failures) throw new Error(`attempt ${calls} broke`);
       },
     });
-    const t = await started({ jobs: 2 });
+    const t = await started({ jobs: 2, tasks: [flaky] });
     const world = await buildWorld(t.prisma);
     const failing = await enqueue(t.prisma, flaky, { failures: 5 }, { createdById: world.editor.userId });
     // graphile-worker waits exp(1) ≈ 2.7 s before the second attempt.

@@ -4,12 +4,14 @@
 // as references and as paths from the pages' files as they are now.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { pageVersionHooks } from '../../src/composition.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
 import { installJobQueue } from '../../src/jobs/queue.js';
 import { startScheduledJobs } from '../../src/jobs/schedule.js';
 import { backfillLinks } from '../../src/links/backfill.js';
 import { writeRevision } from '../../src/revisions/store.js';
+import { schedule } from '../../src/tasks.js';
 import { file, page, publish } from '../revisions/content.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
@@ -75,6 +77,7 @@ beforeAll(async () => {
   await prisma.$transaction((tx) =>
     writeRevision(
       tx,
+      pageVersionHooks,
       { spaceId, line: 'draft-line', parent: moved, type: 'edits', createdById: null },
       { pages: [page('drafted', 'Drafted', { markdown: 'See [install](other/install.md).\n', position: 3 })] },
     ),
@@ -117,7 +120,7 @@ it('lists the versions that link by path, resolves each in the revision that wro
   // Until then, a path is what names nothing: Guide by two, Install, the diagram, and the missing page.
   expect((await links()).stats).toEqual({ total: 4, broken: { total: 4 } });
   // At start-up, the scheduler enqueues the backfill while the list is not empty (no worker runs it here).
-  const scheduled = startScheduledJobs(t.app.services);
+  const scheduled = startScheduledJobs(t.app.services, schedule);
   try {
     const enqueued = () => database.prisma.backgroundJob.count({ where: { kind: 'link-backfill' } });
     expect(await until(enqueued, (count) => count > 0)).toBe(1);

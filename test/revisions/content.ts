@@ -1,5 +1,6 @@
 // Content for the tests of content reads: pages and files as a revision holds them, written with the store and made
 // a space's current content the way a merge does it (Space.revisionId pointed at the new revision).
+import { pageVersionHooks } from '../../src/composition.js';
 import type { FileVersion, PageVersion, PrismaClient } from '../../src/generated/prisma/client.js';
 import { type FileContent, MAIN, type PageContent, pageContent, type RevisionChanges, writeRevision } from '../../src/revisions/store.js';
 import { expectMatchesDocument } from '../support/openapi.js';
@@ -40,7 +41,7 @@ export async function publish(prisma: PrismaClient, spaceId: string, changes: Re
   const { revisionId } = await prisma.space.findUniqueOrThrow({ where: { id: spaceId }, select: { revisionId: true } });
   const parent = await prisma.revision.findUniqueOrThrow({ where: { id: revisionId! } });
   return prisma.$transaction(async (tx) => {
-    const revision = await writeRevision(tx, { spaceId, line: MAIN, parent, type: 'edits', createdById: null }, changes);
+    const revision = await writeRevision(tx, pageVersionHooks, { spaceId, line: MAIN, parent, type: 'edits', createdById: null }, changes);
     await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision.id } });
     return revision;
   });

@@ -1,6 +1,7 @@
 // Three-way merges of a change request's line with the primary content: clean combinations at the tree level and
 // inside a page's text, conflicts that refuse a merge and are kept by an update, and the tree kept whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageVersionHooks } from '../../src/composition.js';
 import type { Revision } from '../../src/generated/prisma/client.js';
 import { mergeIntoMain, updateFromMain } from '../../src/revisions/merge.js';
 import { MAIN, type PageContent, pageAt, pagesAt, type RevisionChanges, writeRevision } from '../../src/revisions/store.js';
@@ -26,7 +27,9 @@ async function fixture() {
   const space = await buildSpace(t.prisma, {});
   const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
   const write = (parent: Revision, changes: RevisionChanges, line = MAIN, type: Revision['type'] = 'edits', baseSeq?: number) =>
-    t.prisma.$transaction((tx) => writeRevision(tx, { spaceId: space.id, line, parent, type, createdById: userId, baseSeq }, changes));
+    t.prisma.$transaction((tx) =>
+      writeRevision(tx, pageVersionHooks, { spaceId: space.id, line, parent, type, createdById: userId, baseSeq }, changes),
+    );
   const main = await write(first, { pages: ['p0', 'p1', 'p2', 'p3'].map((id, i) => page(id, `Page ${i}`, { position: i })) });
   const line = `cr${Math.random().toString(36).slice(2, 12)}`;
   const cr = await write(main, {}, line);
@@ -34,8 +37,9 @@ async function fixture() {
 }
 const state = async (at: Revision) =>
   Object.fromEntries((await pagesAt(sql(), at)).map((p) => [p.pageId, { title: p.title, parentId: p.parentId, markdown: p.markdown }]));
-const merge = (main: Revision, cr: Revision) => t.prisma.$transaction((tx) => mergeIntoMain(tx, sql(), main, cr, userId));
-const update = (cr: Revision, main: Revision) => t.prisma.$transaction((tx) => updateFromMain(tx, sql(), cr, main, userId));
+const merge = (main: Revision, cr: Revision) => t.prisma.$transaction((tx) => mergeIntoMain(tx, sql(), pageVersionHooks, main, cr, userId));
+const update = (cr: Revision, main: Revision) =>
+  t.prisma.$transaction((tx) => updateFromMain(tx, sql(), pageVersionHooks, cr, main, userId));
 
 describe('merging a change request into the primary content', () => {
   it('combines changes of different pages, moves, inserts and deletes, and writes rows for the changes only', async () => {

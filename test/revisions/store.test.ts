@@ -1,7 +1,9 @@
 // The revision store: every revision reads back as it was written, a change request's line shows its own changes
 // over the primary content it builds on, and a revision that changes one page of a 1,000-page space writes one page
-// row, not a copy of the space.
+// row, not a copy of the space. What follows page versions through the store's hooks (the search index, the links)
+// rides in the statements that write them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageVersionHooks } from '../../src/composition.js';
 import type { Revision } from '../../src/generated/prisma/client.js';
 import { copyContent, MAIN, pageAt, pagesAt, writeRevision } from '../../src/revisions/store.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -25,7 +27,7 @@ async function spaceWithPages(count: number) {
   const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
   const pages = Array.from({ length: count }, (_, i) => page(`p${i}`, `Page ${i}`, i));
   const revision = await t.prisma.$transaction((tx) =>
-    writeRevision(tx, { spaceId: space.id, line: MAIN, parent: first, type: 'edits', createdById: userId }, { pages }),
+    writeRevision(tx, pageVersionHooks, { spaceId: space.id, line: MAIN, parent: first, type: 'edits', createdById: userId }, { pages }),
   );
   return { space, first, revision };
 }
@@ -40,6 +42,7 @@ describe('the revision store', () => {
     const edited = await t.prisma.$transaction((tx) =>
       writeRevision(
         tx,
+        pageVersionHooks,
         { spaceId: space.id, line: MAIN, parent: revision, type: 'edits', createdById: userId },
         { pages: [page('p7', 'Page seven')] },
       ),
@@ -61,9 +64,14 @@ describe('the revision store', () => {
   it('shows a change request its own pages over the primary content it builds on, deletions included', async () => {
     const { space, revision: main1 } = await spaceWithPages(3);
     const line = 'changeRequest000001';
-    const write = (parent: Revision, changes: Parameters<typeof writeRevision>[2], onLine = line, baseSeq?: number) =>
+    const write = (parent: Revision, changes: Parameters<typeof writeRevision>[3], onLine = line, baseSeq?: number) =>
       t.prisma.$transaction((tx) =>
-        writeRevision(tx, { spaceId: space.id, line: onLine, parent, type: 'edits', createdById: userId, baseSeq }, changes),
+        writeRevision(
+          tx,
+          pageVersionHooks,
+          { spaceId: space.id, line: onLine, parent, type: 'edits', createdById: userId, baseSeq },
+          changes,
+        ),
       );
 
     const start = await write(main1, {});
@@ -89,8 +97,51 @@ describe('the revision store', () => {
   it('copies a revision into another space as its first revision', async () => {
     const { revision } = await spaceWithPages(5);
     const copy = await buildSpace(t.prisma, {});
-    await t.prisma.$transaction((tx) => copyContent(tx, revision, copy.id));
+    await t.prisma.$transaction((tx) => copyContent(tx, pageVersionHooks, revision, copy.id));
     const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: copy.revisionId! } });
     expect(await titles(first)).toEqual(await titles(revision));
+  });
+
+  it('writes, and copies, the search index and the links of pages in the statements that write the pages', async () => {
+    const { space, revision } = await spaceWithPages(1);
+    const write = async (line: string, parent: Revision, markdown: string) => {
+      const before = t.app.db.statements.count;
+      const written = await t.prisma.$transaction((tx) =>
+        writeRevision(
+          tx,
+          pageVersionHooks,
+          { spaceId: space.id, line, parent, type: 'edits', createdById: userId },
+          { pages: [content('p0', 'Page 0', { markdown })] },
+        ),
+      );
+      const statements = t.app.db.statements.count - before;
+      const version = (await pageAt(sql(), written, 'p0'))!;
+      return {
+        written,
+        statements,
+        indexed: await t.prisma.pageSearch.count({ where: { pageVersionId: version.id } }),
+        links: await t.prisma.pageLink.count({ where: { pageVersionId: version.id } }),
+      };
+    };
+    const linking = 'See [the guide](https://example.com/guide) and [the rest](https://example.com/rest).\n';
+    const plain = await write(MAIN, revision, 'No link here.\n');
+    const linked = await write(MAIN, plain.written, linking);
+    expect(plain).toMatchObject({ indexed: 1, links: 0 });
+    expect(linked).toMatchObject({ indexed: 1, links: 2, statements: plain.statements });
+    // A change request's line is not searched; its pages' links are written all the same, in as many statements.
+    const line = 'changeRequest000002';
+    const draftPlain = await write(line, linked.written, 'No link here.\n');
+    const draftLinked = await write(line, draftPlain.written, linking);
+    expect(draftPlain).toMatchObject({ indexed: 0, links: 0, statements: plain.statements });
+    expect(draftLinked).toMatchObject({ indexed: 0, links: 2, statements: plain.statements });
+
+    const copy = await buildSpace(t.prisma, {});
+    const before = t.app.db.statements.count;
+    await t.prisma.$transaction((tx) => copyContent(tx, pageVersionHooks, linked.written, copy.id));
+    // BEGIN, the pages with their index and links, the files, COMMIT.
+    expect(t.app.db.statements.count - before).toBe(4);
+    const copied = (await t.prisma.pageVersion.findFirstOrThrow({ where: { spaceId: copy.id, pageId: 'p0' } })).id;
+    expect(await t.prisma.pageSearch.count({ where: { pageVersionId: copied } })).toBe(1);
+    expect(await t.prisma.pageLink.count({ where: { pageVersionId: copied } })).toBe(2);
   });
 });

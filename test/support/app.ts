@@ -8,9 +8,10 @@ import { addMember, createOrganization, createToken, createUser } from '../../sr
 import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
-import { startWorker } from '../../src/jobs/queue.js';
+import { type AnyTask, startWorker } from '../../src/jobs/queue.js';
 import type { Clock } from '../../src/kernel/context.js';
 import type { Logger } from '../../src/logger.js';
+import { tasks } from '../../src/tasks.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 /** A clock the test moves by hand. */
@@ -76,6 +77,8 @@ export interface TestAppOptions {
   databaseUrl?: string;
   /** Run a background-job worker of this concurrency beside the service (none by default). */
   jobs?: number;
+  /** Tasks its worker runs besides the product's (src/tasks.ts). */
+  tasks?: readonly AnyTask[];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -91,7 +94,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: options.logger,
   });
   const url = await app.listen(0, '127.0.0.1');
-  const worker = options.jobs ? await startWorker(app.services, options.databaseUrl ?? database.url, options.jobs) : undefined;
+  const worker = options.jobs
+    ? await startWorker(app.services, options.databaseUrl ?? database.url, options.jobs, [...tasks, ...(options.tasks ?? [])])
+    : undefined;
   let stopped = false;
   async function stop() {
     if (stopped) return;

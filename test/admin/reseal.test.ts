@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resealLegacySecrets } from '../../src/db/reseal.js';
+import { resealLegacySecrets } from '../../src/admin/reseal.js';
 import { gitCredentialsSealedFor } from '../../src/git-sync/task.js';
 import { integrationSecretsSealedFor } from '../../src/integrations/service.js';
 import type { Context } from '../../src/kernel/context.js';
