@@ -10,8 +10,9 @@ import type { Context } from '../kernel/context.js';
 import { badRequest, conflict } from '../kernel/errors.js';
 import { FetchError } from '../kernel/fetcher.js';
 import { rules } from '../kernel/validation.js';
+import { revisionPages } from '../revisions/edits/draft.js';
 import { type AffectedPage, applyChanges, type ContentChange, type FileInput } from '../revisions/edits.js';
-import { type FileContent, filesAt, MAIN, pageAt, pagesAt, writeRevision } from '../revisions/store.js';
+import { type FileContent, filesAt, MAIN, pageAt, writeRevision } from '../revisions/store.js';
 import { changeRequests } from './access.js';
 import { lockedChangeRequest, sqlOf } from './workflow.js';
 
@@ -146,11 +147,10 @@ export async function updateChangeRequestContent(
     const changeRequest = await lockedChangeRequest(tx, found.id);
     const sql = sqlOf(tx);
     const [current] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${changeRequest.revisionId}`;
-    const pages = new Map((await pagesAt(sql, current)).map((page) => [page.pageId, page]));
     const now = ctx.clock.now();
     const result = await applyChanges(
       {
-        pages,
+        pages: revisionPages(sql, current),
         pageIn: async (pageId, revisionId) => {
           if (!revisionId) return pageAt(sql, { spaceId, line: MAIN, seq: current.baseSeq ?? 0, baseSeq: null }, pageId);
           const [target] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${revisionId} AND "spaceId" = ${spaceId}`;

@@ -17,12 +17,12 @@ export const PAGE_TREE_LEVELS = 10;
 
 /** A page's row as the tree needs it: everything but the body, which only a read of that page with a format needs. */
 export type PageHead = Omit<PageVersion, 'id' | 'spaceId' | 'line' | 'validFrom' | 'validTo' | 'deleted' | 'markdown' | 'document'>;
-type PageBody = Pick<PageVersion, 'markdown' | 'document'>;
+export type PageBody = Pick<PageVersion, 'markdown' | 'document'>;
 
-/** A page's columns but its body: what trees and lists read. */
-const HEAD_COLUMNS = ['pageId', ...pageColumns.filter((column) => column !== 'markdown' && column !== 'document')];
-
-const columns = (names: readonly string[]) => Prisma.raw(names.map((name) => `v."${name}"`).join(', '));
+/** A page's columns but its body, as a select list over `v`: what trees and lists read. */
+export const PAGE_HEAD_COLUMNS = Prisma.raw(
+  ['pageId', ...pageColumns.filter((column) => column !== 'markdown' && column !== 'document')].map((name) => `v."${name}"`).join(', '),
+);
 
 type Row = Record<string, unknown>;
 
@@ -109,7 +109,7 @@ export function buildTree(pages: readonly PageHead[]): PageTree {
 export const treeOf = batchedRead<Revision, PageTree>(
   'page trees',
   (revision) => revision.id,
-  (revision) => Prisma.sql`SELECT ${columns(HEAD_COLUMNS)} FROM (${rowsAt('PageVersion', revision)}) v`,
+  (revision) => Prisma.sql`SELECT ${PAGE_HEAD_COLUMNS} FROM (${rowsAt('PageVersion', revision)}) v`,
   (rows) => buildTree(rows as unknown as PageHead[]),
 );
 

@@ -2,6 +2,8 @@
 // leading heading, slugs unique among siblings, moves with into/at, deletes of subtrees, reverts to the base, and
 // refusals that name the operation.
 import { describe, expect, it } from 'vitest';
+import type { PageVersion } from '../../src/generated/prisma/client.js';
+import { type DraftSource, DraftTree } from '../../src/revisions/edits/draft.js';
 import { applyChanges, type ContentChange, type EditContext } from '../../src/revisions/edits.js';
 import { pageVersion } from './content.js';
 
@@ -9,8 +11,26 @@ const now = new Date('2026-11-23T12:00:00Z');
 const row = (pageId: string, title: string, parentId: string | null, position: number) =>
   pageVersion(pageId, title, { line: 'cr', parentId, position, slug: title.toLowerCase() });
 
+/** Rows as a draft's source reads them, with the reads it was asked for: the bodies each read brought. */
+function memorySource(rows: PageVersion[]): DraftSource & { reads: { heads: boolean; bodiesOf: readonly string[] }[] } {
+  const bodiesOf = (ids: readonly string[]) =>
+    new Map(rows.filter((r) => ids.includes(r.pageId)).map((r) => [r.pageId, { markdown: r.markdown, document: r.document }]));
+  const reads: { heads: boolean; bodiesOf: readonly string[] }[] = [];
+  return {
+    reads,
+    pages: async (ids) => {
+      reads.push({ heads: true, bodiesOf: ids });
+      return { heads: rows.map(({ markdown: _markdown, document: _document, ...head }) => head), bodies: bodiesOf(ids) };
+    },
+    bodies: async (ids) => {
+      reads.push({ heads: false, bodiesOf: ids });
+      return bodiesOf(ids);
+    },
+  };
+}
+
 /** Guide (with Install and Usage under it) and FAQ; the base has Guide and FAQ as they are, and no Usage. */
-function context(): EditContext {
+function context(): EditContext & { pages: ReturnType<typeof memorySource> } {
   const rows = [
     row('guide', 'Guide', null, 0),
     row('install', 'Install', 'guide', 0),
@@ -19,7 +39,7 @@ function context(): EditContext {
   ];
   const base = new Map(rows.filter((r) => r.pageId !== 'usage').map((r) => [r.pageId, { ...r, title: `${r.title} (base)` }]));
   return {
-    pages: new Map(rows.map((r) => [r.pageId, r])),
+    pages: memorySource(rows),
     pageIn: async (pageId) => base.get(pageId) ?? null,
     storeFile: async () => {
       throw new Error('no files in these tests');
@@ -193,5 +213,36 @@ describe('a batch of content changes', () => {
     await expect(apply([{ operation: 'insert_page', document: { markdown: '---\n- a\n- b\n---\n' } }])).rejects.toThrow(
       'Invalid "changes.0.document.markdown": its front matter must be a mapping of fields.',
     );
+  });
+
+  it('reads every page without its body, and with them, in the same read, the bodies of the pages updated or reverted only', async () => {
+    const inserting = context();
+    await applyChanges(inserting, [
+      { operation: 'insert_page', into: 'guide', title: 'New', document: { markdown: 'Text\n' } },
+      { operation: 'delete_page', page: 'faq' },
+    ]);
+    expect(inserting.pages.reads).toEqual([{ heads: true, bodiesOf: [] }]);
+    const editing = context();
+    const { changes } = await applyChanges(editing, [
+      { operation: 'update_page', page: 'install', title: 'Installing' },
+      { operation: 'revert_page', page: 'faq' },
+      { operation: 'update_page', page: 'install', emoji: '1f600' },
+    ]);
+    expect(editing.pages.reads).toEqual([{ heads: true, bodiesOf: ['install', 'faq'] }]);
+    // Written whole: the body it was not given is the one it had.
+    expect(changes.pages).toEqual([
+      expect.objectContaining({ pageId: 'install', title: 'Installing', markdown: '# Install\n\nAbout Install.\n' }),
+    ]);
+  });
+
+  it('reads a body it was not told of when it is first needed, once', async () => {
+    const source = memorySource([row('faq', 'FAQ', null, 0)]);
+    const draft = await DraftTree.read(source, []);
+    expect((await draft.page('faq'))?.markdown).toBe('# FAQ\n\nAbout FAQ.\n');
+    expect((await draft.page('faq'))?.title).toBe('FAQ');
+    expect(source.reads).toEqual([
+      { heads: true, bodiesOf: [] },
+      { heads: false, bodiesOf: ['faq'] },
+    ]);
   });
 });
