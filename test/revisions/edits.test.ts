@@ -113,6 +113,17 @@ describe('a batch of content changes', () => {
     expect(changes.pages!.map((page) => [page.title, page.slug])).toEqual([['Renamed new', 'renamed-new']]);
   });
 
+  it('deletes subpages at every level below the page', async () => {
+    const { changes } = await apply([
+      { operation: 'insert_page', ref: 'deep', into: 'install', title: 'Deep', document: {} },
+      { operation: 'insert_page', ref: 'deeper', into: 'deep', title: 'Deeper', document: {} },
+      { operation: 'delete_page', page: 'guide' },
+    ]);
+    expect([...changes.deletedPages!].sort()).toEqual(['guide', 'install', 'usage']);
+    // Inserted, then deleted with Guide: nothing to write.
+    expect(changes.pages).toEqual([]);
+  });
+
   it('reverts a page to the base: changed pages show the base again, pages the change request added go', async () => {
     const { changes } = await apply([
       { operation: 'revert_page', page: 'faq' },

@@ -103,7 +103,9 @@ export class DraftTree {
 
   /** Deletes the page and its subpages. */
   deleteWithSubpages(pageId: string): void {
-    for (const [id] of this.live()) if (this.isUnder(id, pageId)) this.changed.set(id, null);
+    // The whole subtree first: a deleted page no longer leads from its subpages to the page deleted.
+    const subtree = this.live().filter(([id]) => this.isUnder(id, pageId));
+    for (const [id] of subtree) this.changed.set(id, null);
     this.touched.add(pageId);
   }
 
