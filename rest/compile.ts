@@ -1,37 +1,21 @@
-// Compiles route definitions against the GraphQL schema, once, at start-up: builds each route's operation from its
-// field path and the registered fragments, validates it, and precomputes how REST values become variables and how
-// results become REST bodies; graphql-jit compiles it on its first call. A route that does not compile stops the
-// service from starting, with the route named in the error.
+// Compiles route definitions against the GraphQL schema, once, at start-up: builds each route's operation (from its
+// field path, field-paths.ts, or as written) with the registered fragments (fragments.ts), validates it, and
+// precomputes how REST values become variables and how results become REST bodies (planning.ts, writer.ts);
+// graphql-jit compiles it on its first call. A route that does not compile stops the service from starting, with the
+// route named in the error.
 import {
-  type ArgumentNode,
   type DocumentNode,
   type ExecutionResult,
   execute,
-  type FieldNode,
   type FragmentDefinitionNode,
-  type GraphQLCompositeType,
-  type GraphQLEnumType,
-  type GraphQLField,
   type GraphQLInputType,
-  type GraphQLNamedType,
-  type GraphQLObjectType,
-  type GraphQLOutputType,
   type GraphQLSchema,
   getNamedType,
   isAbstractType,
-  isCompositeType,
-  isEnumType,
-  isLeafType,
-  isListType,
-  isNonNullType,
-  isObjectType,
   Kind,
   type NamedTypeNode,
   type OperationDefinitionNode,
   parse,
-  parseType,
-  type SelectionNode,
-  type SelectionSetNode,
   TypeInfo,
   typeFromAST,
   validate,
@@ -40,8 +24,11 @@ import {
 } from 'graphql';
 import { type IntegerRange, integerRangeOf } from '../src/kernel/validation.js';
 import { documentBodyLimit } from './body.js';
-import type { RestModule, RouteDefinition, Status } from './route.js';
-import { jsonWriter, type ObjectPlan, type OutputPlan, TYPE_KEY, type Writer } from './writer.js';
+import { operationFromFieldPath, pathParameters } from './field-paths.js';
+import { Fragments, fieldNode, selectionSet } from './fragments.js';
+import { type AlternateStatusPlan, alternateOf, Planner, planAt } from './planning.js';
+import type { RestModule, RouteDefinition } from './route.js';
+import { jsonWriter, type OutputPlan, TYPE_KEY, type Writer } from './writer.js';
 
 /** Where a variable's value comes from in the HTTP request. */
 export type VariableSource = 'path' | 'query' | 'body';
@@ -66,267 +53,14 @@ export interface CompiledRoute {
   plan: OutputPlan;
   /** Writes the body's REST JSON. */
   write: Writer;
-  /** The status a Boolean of the result chooses instead (route.ts, AlternateStatus): its response keys from `data`. */
-  alternateStatus?: { status: Status; keys: readonly string[]; whenFalse: boolean };
+  alternateStatus?: AlternateStatusPlan;
   /** The largest request body the route reads, in bytes: its operation's (body.ts). */
   bodyLimit: number;
 }
 
-const restSpellings = new WeakMap<GraphQLEnumType, { toRest: Map<string, string>; fromRest: Map<string, string> }>();
-
-/** REST spelling of each value of an enum (`extensions.rest`, else the GraphQL name), both ways. */
-export function enumSpellings(type: GraphQLEnumType) {
-  let spellings = restSpellings.get(type);
-  if (!spellings) {
-    spellings = { toRest: new Map(), fromRest: new Map() };
-    for (const value of type.getValues()) {
-      const rest = (value.extensions as { rest?: string }).rest ?? value.name;
-      spellings.toRest.set(value.name, rest);
-      spellings.fromRest.set(rest, value.name);
-    }
-    restSpellings.set(type, spellings);
-  }
-  return spellings;
-}
-
-// --- fragments ---------------------------------------------------------------------------------------------------
-
-const selectionSet = (selections: readonly SelectionNode[]): SelectionSetNode => ({ kind: Kind.SELECTION_SET, selections });
-const fieldNode = (name: string, set?: SelectionSetNode, alias?: string): FieldNode => ({
-  kind: Kind.FIELD,
-  name: { kind: Kind.NAME, value: name },
-  ...(alias && { alias: { kind: Kind.NAME, value: alias } }),
-  ...(set && { selectionSet: set }),
-});
-const fragmentName = (typeName: string) => `${typeName}Fields`;
-
-/**
- * The registered REST selections of every type, as fragment definitions completed against the schema. Fields
- * marked `@keepNull` are remembered as `Type.responseKey` (the directive is REST's, not GraphQL's, so it is removed).
- */
-export class Fragments {
-  readonly definitions = new Map<string, FragmentDefinitionNode>();
-  readonly keepNull = new Set<string>();
-
-  constructor(
-    private readonly schema: GraphQLSchema,
-    modules: readonly RestModule[],
-  ) {
-    const sources = new Map<string, string>();
-    for (const module of modules) {
-      for (const [typeName, selection] of Object.entries(module.fragments ?? {})) {
-        if (sources.has(typeName)) throw new Error(`REST fragment ${fragmentName(typeName)} is registered twice.`);
-        sources.set(typeName, selection);
-      }
-    }
-    // Every fragment is known before any is completed: a bare field of a type registered by a later module still
-    // takes that type's fragment.
-    for (const [typeName, selection] of sources) {
-      const parsed = parse(`fragment ${fragmentName(typeName)} on ${typeName} { ${selection} }`, { noLocation: true });
-      this.definitions.set(typeName, parsed.definitions[0] as FragmentDefinitionNode);
-    }
-    for (const [typeName, definition] of this.definitions) {
-      const type = schema.getType(typeName);
-      if (!type || !isCompositeType(type))
-        throw new Error(`REST fragment ${fragmentName(typeName)}: no composite type ${typeName} in the schema.`);
-      this.definitions.set(typeName, { ...definition, selectionSet: this.complete(definition.selectionSet, type, typeName) });
-    }
-  }
-
-  /** A selection set whose composite fields without a sub-selection get their type's default selection. */
-  private complete(set: SelectionSetNode, type: GraphQLCompositeType, where: string): SelectionSetNode {
-    return selectionSet(
-      set.selections.map((selection) => {
-        if (selection.kind !== Kind.FIELD) return selection;
-        if (selection.name.value === '__typename') return selection;
-        const field = 'getFields' in type ? type.getFields()[selection.name.value] : undefined;
-        if (!field) throw new Error(`REST fragment ${fragmentName(where)}: ${type.name} has no field ${selection.name.value}.`);
-        const named = getNamedType(field.type);
-        const sub = selection.selectionSet
-          ? this.complete(selection.selectionSet, named as GraphQLCompositeType, where)
-          : this.defaultSelection(named);
-        if (selection.directives?.some((d) => d.name.value === 'keepNull'))
-          this.keepNull.add(`${type.name}.${selection.alias?.value ?? selection.name.value}`);
-        return { ...selection, directives: selection.directives?.filter((d) => d.name.value !== 'keepNull'), selectionSet: sub };
-      }),
-    );
-  }
-
-  /**
-   * What a route selects of a type: its registered fragment; for an abstract type, each possible type's selection;
-   * for any other object type, every field that takes no arguments, each selected the same way.
-   */
-  defaultSelection(type: GraphQLNamedType, path: readonly string[] = []): SelectionSetNode | undefined {
-    if (isLeafType(type)) return undefined;
-    if (this.definitions.has(type.name)) {
-      return selectionSet([{ kind: Kind.FRAGMENT_SPREAD, name: { kind: Kind.NAME, value: fragmentName(type.name) } }]);
-    }
-    if (path.includes(type.name))
-      throw new Error(`${[...path, type.name].join(' > ')}: a type that contains itself needs a REST fragment.`);
-    if (isAbstractType(type)) {
-      return selectionSet(
-        this.schema.getPossibleTypes(type).map((possible) => ({
-          kind: Kind.INLINE_FRAGMENT,
-          typeCondition: { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: possible.name } },
-          selectionSet: this.defaultSelection(possible, [...path, type.name])!,
-        })),
-      );
-    }
-    const object = type as GraphQLObjectType;
-    return selectionSet(
-      Object.values(object.getFields())
-        .filter((field) => field.args.length === 0)
-        .map((field) => fieldNode(field.name, this.defaultSelection(getNamedType(field.type), [...path, type.name]))),
-    );
-  }
-
-  /** Definitions of the fragments a document spreads, directly or through other fragments. */
-  usedBy(document: DocumentNode): FragmentDefinitionNode[] {
-    const used = new Map<string, FragmentDefinitionNode>();
-    const byName = new Map([...this.definitions.values()].map((d) => [d.name.value, d]));
-    const walk = (node: DocumentNode | FragmentDefinitionNode) =>
-      visit(node, {
-        FragmentSpread(spread) {
-          const definition = byName.get(spread.name.value);
-          if (definition && !used.has(spread.name.value)) {
-            used.set(spread.name.value, definition);
-            walk(definition);
-          }
-        },
-      });
-    walk(document);
-    return [...used.values()];
-  }
-}
-
-// --- operations --------------------------------------------------------------------------------------------------
-
-const pathParameters = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
-
 function sourceOf(name: string, pathParams: readonly string[]): VariableSource {
   if (pathParams.includes(name)) return 'path';
   return name === 'body' ? 'body' : 'query';
-}
-
-/** An argument a query string can carry: a scalar or enum, or a list of them. */
-const isQueryable = (type: GraphQLInputType) => isLeafType(getNamedType(type));
-
-/** Splits `a(x: $y).b.c` into its fields, dots inside parentheses excepted. */
-function splitFieldPath(fieldPath: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const char of fieldPath) {
-    if (char === '(') depth++;
-    if (char === ')') depth--;
-    if (char === '.' && depth === 0) {
-      parts.push(current);
-      current = '';
-    } else current += char;
-  }
-  return [...parts, current];
-}
-
-/** The operation of a field-path route: variables bound as route.ts describes, the last field's default selection. */
-function operationFromFieldPath(schema: GraphQLSchema, fragments: Fragments, definition: RouteDefinition) {
-  const rootType = definition.method === 'GET' ? schema.getQueryType()! : schema.getMutationType()!;
-  const segments = splitFieldPath(definition.field!);
-  const parsed = parse(`{ ${segments.join(' { ')}${' }'.repeat(segments.length - 1)} }`, { noLocation: true });
-  const pathParams = pathParameters(definition.path);
-  const variables = new Map<string, GraphQLInputType>();
-  const bind = (name: string, type: GraphQLInputType, where: string) => {
-    const known = variables.get(name);
-    if (known && String(known) !== String(type)) throw new Error(`$${name} is bound as ${known} and as ${type} (${where}).`);
-    variables.set(name, type);
-  };
-
-  const chain: FieldNode[] = [];
-  let node = (parsed.definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
-  let parentType: GraphQLObjectType = rootType;
-  let leaf: GraphQLField<unknown, unknown> | undefined;
-  for (;;) {
-    const field = parentType.getFields()[node.name.value];
-    if (!field) throw new Error(`${parentType.name} has no field ${node.name.value}.`);
-    const args: ArgumentNode[] = [...(node.arguments ?? [])];
-    for (const argument of args) {
-      const arg = field.args.find((a) => a.name === argument.name.value);
-      if (!arg) throw new Error(`${parentType.name}.${field.name} has no argument ${argument.name.value}.`);
-      if (argument.value.kind === Kind.VARIABLE) bind(argument.value.name.value, arg.type, `${field.name}(${arg.name})`);
-    }
-    for (const arg of field.args) {
-      if (args.some((a) => a.name.value === arg.name)) continue;
-      if (isQueryable(arg.type) && !pathParams.includes(arg.name)) {
-        bind(arg.name, arg.type, `${field.name}(${arg.name})`);
-        args.push({
-          kind: Kind.ARGUMENT,
-          name: { kind: Kind.NAME, value: arg.name },
-          value: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: arg.name } },
-        });
-      } else if (isNonNullType(arg.type) && arg.defaultValue === undefined) {
-        throw new Error(`${parentType.name}.${field.name}(${arg.name}:) is required and not bound.`);
-      }
-    }
-    chain.push({ ...node, arguments: args });
-    const next = node.selectionSet?.selections[0] as FieldNode | undefined;
-    const named = getNamedType(field.type);
-    if (!next) {
-      leaf = field;
-      break;
-    }
-    if (!isObjectType(named)) throw new Error(`${parentType.name}.${field.name} is not an object: ${next.name.value} cannot follow it.`);
-    parentType = named;
-    node = next;
-  }
-
-  // Rebuild the nested selection from the leaf outwards, the leaf with its default selection.
-  let selection = fragments.defaultSelection(getNamedType(leaf.type));
-  for (const field of [...chain].reverse()) selection = selectionSet([{ ...field, selectionSet: selection }]);
-  if (definition.alternateStatus) selection = withFieldAt(selection!, alternateKeys(definition.alternateStatus.when));
-  const operation: OperationDefinitionNode = {
-    kind: Kind.OPERATION_DEFINITION,
-    operation: rootType === schema.getQueryType() ? ('query' as never) : ('mutation' as never),
-    name: { kind: Kind.NAME, value: definition.name },
-    variableDefinitions: [...variables].map(([name, type]) => ({
-      kind: Kind.VARIABLE_DEFINITION,
-      variable: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: name } },
-      type: parseType(String(type), { noLocation: true }),
-    })),
-    selectionSet: selection!,
-  };
-  return { operation, bodyPath: chain.map((field) => field.alias?.value ?? field.name.value) };
-}
-
-/** The response keys of an alternate status's Boolean, from `data`, without its `!`. */
-const alternateKeys = (when: string) => when.replace(/^!/, '').split('.');
-
-/** The selection with the field at these response keys added where it is missing (only the last key may be). */
-function withFieldAt(set: SelectionSetNode, keys: readonly string[]): SelectionSetNode {
-  const [key, ...rest] = keys;
-  const index = set.selections.findIndex((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === key);
-  if (index < 0) {
-    if (rest.length) throw new Error(`the alternate status's ${keys.join('.')} leads through ${key}, which is not selected.`);
-    return selectionSet([...set.selections, fieldNode(key)]);
-  }
-  if (!rest.length) return set;
-  const field = set.selections[index] as FieldNode;
-  const selections = [...set.selections];
-  selections[index] = { ...field, selectionSet: withFieldAt(field.selectionSet ?? selectionSet([]), rest) };
-  return selectionSet(selections);
-}
-
-/** The keys of an alternate status, checked against the plan of `data`: they must lead to a Boolean. */
-function alternateOf(definition: RouteDefinition, root: OutputPlan): CompiledRoute['alternateStatus'] {
-  if (!definition.alternateStatus) return undefined;
-  const { status, when } = definition.alternateStatus;
-  const keys = alternateKeys(when);
-  let plan = root;
-  for (const key of keys) {
-    const field = plan.kind === 'object' ? plan.fields.find((f) => f.key === key) : undefined;
-    if (!field) throw new Error(`the alternate status's ${when} is not in the selection.`);
-    plan = field.plan;
-  }
-  if (plan.kind !== 'leaf' || plan.scalar !== 'Boolean') throw new Error(`the alternate status's ${when} is not a Boolean.`);
-  return { status, keys, whenFalse: when.startsWith('!') };
 }
 
 /** Adds `__restType: __typename` to every selection on an interface or union, for the writer to dispatch on. */
@@ -416,12 +150,8 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
     const planner = new Planner(schema, fragmentMap, fragments.keepNull);
     const rootPlan = planner.plan(rootType, compiledOperation.selectionSet);
     const alternateStatus = alternateOf(definition, rootPlan);
-    let plan: OutputPlan = rootPlan;
-    for (const key of bodyPath) {
-      const field = plan.kind === 'object' ? plan.fields.find((f) => f.key === key) : undefined;
-      if (!field) throw new Error(`the body path ${bodyPath.join('.')} is not in the selection.`);
-      plan = field.plan;
-    }
+    let plan = planAt(rootPlan, bodyPath);
+    if (!plan) throw new Error(`the body path ${bodyPath.join('.')} is not in the selection.`);
     if (definition.emptyObject) plan = { kind: 'object', typeName: 'EmptyObject', fields: [] };
     // Compiled to JavaScript on the route's first call, graphql-jit loaded by the first: the code of every route would
     // be about 45 MB of memory at start-up, and an instance runs a few of them. What can fail (the operation, its
@@ -448,57 +178,4 @@ async function jitCompiled(schema: GraphQLSchema, document: DocumentNode, operat
   return isCompiledQuery(jit)
     ? (context, variableValues) => jit.query(undefined, context, variableValues)
     : (contextValue, variableValues) => execute({ schema, document, operationName, variableValues, contextValue });
-}
-
-/** Builds output plans: which response keys to write, in which spelling, for each selection. */
-class Planner {
-  constructor(
-    private readonly schema: GraphQLSchema,
-    private readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-    private readonly keepNull: ReadonlySet<string>,
-  ) {}
-
-  plan(type: GraphQLOutputType, set: SelectionSetNode | undefined): OutputPlan {
-    if (isNonNullType(type)) return this.plan(type.ofType, set);
-    if (isListType(type)) return { kind: 'list', of: this.plan(type.ofType, set) };
-    if (isEnumType(type)) return { kind: 'enum', rest: enumSpellings(type).toRest };
-    if (!isCompositeType(type) || !set) return { kind: 'leaf', scalar: type.name };
-    if (isObjectType(type)) return this.objectPlan(type, set);
-    return {
-      kind: 'abstract',
-      byType: new Map(this.schema.getPossibleTypes(type).map((possible) => [possible.name, this.objectPlan(possible, set)])),
-    };
-  }
-
-  private objectPlan(type: GraphQLObjectType, set: SelectionSetNode): ObjectPlan {
-    const fields = this.collect(type, set, new Set()).map((node) => {
-      const key = node.alias?.value ?? node.name.value;
-      const keepNull = this.keepNull.has(`${type.name}.${key}`);
-      if (node.name.value === '__typename') return { key, keepNull, nonNull: true, plan: { kind: 'leaf', scalar: 'String' } as const };
-      const field = type.getFields()[node.name.value];
-      const plan = this.plan(field.type, node.selectionSet);
-      return { key, keepNull, nonNull: isNonNullType(field.type), description: field.description ?? undefined, plan };
-    });
-    return { kind: 'object', typeName: type.name, fields };
-  }
-
-  /** Fields a selection set applies to objects of `type`, fragments inlined, first occurrence of each key kept. */
-  private collect(type: GraphQLObjectType, set: SelectionSetNode, seen: Set<string>): FieldNode[] {
-    const out: FieldNode[] = [];
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        const key = selection.alias?.value ?? selection.name.value;
-        if (key !== TYPE_KEY && !seen.has(key)) {
-          seen.add(key);
-          out.push(selection);
-        }
-        continue;
-      }
-      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : this.fragments.get(selection.name.value)!;
-      const condition = fragment.typeCondition && this.schema.getType(fragment.typeCondition.name.value);
-      const applies = !condition || condition === type || (isAbstractType(condition) && this.schema.isSubType(condition, type));
-      if (applies) out.push(...this.collect(type, fragment.selectionSet, seen));
-    }
-    return out;
-  }
 }

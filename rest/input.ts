@@ -2,8 +2,8 @@
 // field's path in hand rather than by reading GraphQL's coercion messages afterwards.
 import { GraphQLEnumType, type GraphQLInputType, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType } from 'graphql';
 import { type IntegerRange, outOfRange } from '../src/kernel/validation.js';
-import { enumSpellings } from './compile.js';
 import { RestError } from './errors.js';
+import { enumSpellings } from './spellings.js';
 
 /** How REST says what a built-in scalar takes; the API's own scalars word their errors for clients already. */
 const EXPECTED: Record<string, string> = {

@@ -12,8 +12,9 @@ import {
   isScalarType,
 } from 'graphql';
 import { bytesText } from './body.js';
-import { type CompiledRoute, enumSpellings, type VariableBinding } from './compile.js';
+import type { CompiledRoute, VariableBinding } from './compile.js';
 import type { RouteDefinition, Status } from './route.js';
+import { enumSpellings } from './spellings.js';
 import type { ObjectPlan, OutputPlan } from './writer.js';
 
 type JsonSchema = Record<string, unknown>;

@@ -1,7 +1,8 @@
 // /graphql: the same tokens and rules as /v1, GraphiQL for browsers, and nested queries without N+1.
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileRoute, Fragments } from '../../rest/compile.js';
+import { compileRoute } from '../../rest/compile.js';
+import { Fragments } from '../../rest/fragments.js';
 import { restModules, schema } from '../../src/schema.js';
 import { type Person, startTestApp, type TestApp } from '../support/app.js';
 

@@ -13,7 +13,8 @@ import {
   print,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileRoute, Fragments } from '../../rest/compile.js';
+import { compileRoute } from '../../rest/compile.js';
+import { Fragments } from '../../rest/fragments.js';
 import { route } from '../../rest/route.js';
 import { jsonWriter, type OutputPlan } from '../../rest/writer.js';
 import { restModules, schema } from '../../src/schema.js';
