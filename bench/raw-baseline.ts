@@ -1,6 +1,6 @@
 // The benchmark's second yardstick, the physical limit: the three read endpoints on node:http and node-postgres, no
 // framework, no ORM. It sends the statements the product sends (token, membership, the page's rows with their total,
-// counters; see src/kernel/context.ts, src/kernel/lists.ts, src/spaces/counts.ts), so that the gap to the
+// counters; see src/kernel/context.ts, src/kernel/lists.ts, src/spaces/summary.ts), so that the gap to the
 // product is the cost of everything but the database, and returns byte-identical JSON (checked by the benchmark before
 // it measures). Statements that do not depend on each other's results run concurrently.
 // It lives in bench/ only: it is not part of the product.
@@ -74,7 +74,7 @@ const SPACE_COLUMNS = `id, "organizationId", "parentId", title, emoji, visibilit
   "mergeRules", "visitorAuthBackend", "revisionId", "createdAt", "updatedAt", "deletedAt"`;
 const SPACE = `SELECT ${SPACE_COLUMNS} FROM "Space" WHERE id = $1`;
 const COLLECTION_COLUMNS = `id, "organizationId", "parentId", title, description, "defaultLevel", "effectiveLevel"`;
-/** The space counters as src/spaces/counts.ts reads them: two grouped scans. */
+/** The space counters as src/spaces/summary.ts reads them: two grouped scans. */
 const COUNTS = `SELECT s.id, coalesce(c.open, 0)::int AS comments, coalesce(r.total, 0)::int AS "changeRequests",
     coalesce(r.open, 0)::int AS "changeRequestsOpen", coalesce(r.draft, 0)::int AS "changeRequestsDraft"
   FROM unnest($1::text[]) AS s(id)

@@ -1,6 +1,6 @@
 // What a space's Git sync looks like from outside (GitBook's GitSyncState): its configuration and its latest
 // operation, read as one JSON value per space by an SQL expression, so that the statement that reads a page of
-// spaces' counters (src/spaces/counts.ts) reads their Git sync too, and a list of spaces pays nothing more for it.
+// spaces' summaries (src/spaces/summary.ts) reads their Git sync too, and a list of spaces pays nothing more for it.
 // Credentials are never part of it.
 import { Prisma } from '../generated/prisma/client.js';
 import type { GitProvider, GitSyncDirection, GitSyncState as OperationState } from '../generated/prisma/enums.js';

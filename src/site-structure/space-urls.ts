@@ -53,7 +53,7 @@ const firstPlaceSql = (spaceId: Prisma.Sql, sites: Prisma.Sql) => Prisma.sql`(
 
 /**
  * The site space that gives a space its published URL, as JSON (null when it has none): a subquery on `spaceId`, so
- * that the statement that reads a space's counters (src/spaces/counts.ts) reads it too, at no round trip of its own.
+ * that the statement that reads a space's summary (src/spaces/summary.ts) reads it too, at no round trip of its own.
  * Its aliases are its own, for the outer statement's not to shadow or be shadowed.
  */
 export const publishedSiteSpaceSql = (spaceId: Prisma.Sql) => firstPlaceSql(spaceId, Prisma.sql`site.visibility <> 'share_link'`);

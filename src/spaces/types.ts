@@ -11,7 +11,7 @@ import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
 import { shareKeyArgument } from '../share-links/keys.js';
 import { sharedPublishedUrl, sharedPublishedUrls } from '../site-structure/space-urls.js';
-import { type SpaceCounts, spaceCounts } from './counts.js';
+import { type SpaceCounts, spaceSummary } from './summary.js';
 
 export const SpaceVisibilityEnum = restEnum('SpaceVisibility', {
   public: 'public',
@@ -41,12 +41,12 @@ const SpaceUrls = builder.objectRef<SpaceLinks>('SpaceUrls').implement({
         'Published URL: where the space is live in a published site that is not share-link; read with an active share key ' +
         '(`shareKey`), where it is live in the share-link site the key opens, carrying the key.',
       resolve: async (links, _args, ctx) =>
-        (await sharedPublishedUrls.of(ctx, links.space)) ?? (await spaceCounts.of(ctx, links.space)).urls.published,
+        (await sharedPublishedUrls.of(ctx, links.space)) ?? (await spaceSummary.of(ctx, links.space)).urls.published,
     }),
     public: t.string({
       nullable: true,
       description: 'Public URL: the published URL, when that site is public.',
-      resolve: async (links, _args, ctx) => (await spaceCounts.of(ctx, links.space)).urls.public,
+      resolve: async (links, _args, ctx) => (await spaceSummary.of(ctx, links.space)).urls.public,
     }),
     icon: t.exposeString('icon', { nullable: true }),
   }),
@@ -60,9 +60,9 @@ const VisitorAuth = builder.objectRef<{ backend: string }>('SpaceVisitorAuth').i
 
 const counter =
   (key: keyof SpaceCounts) =>
-  (space: SpaceRow, _args: unknown, ctx: Parameters<typeof spaceCounts.of>[0]): number | Promise<number> => {
-    const counts = spaceCounts.of(ctx, space);
-    return counts instanceof Promise ? counts.then((known) => known[key]) : counts[key];
+  (space: SpaceRow, _args: unknown, ctx: Parameters<typeof spaceSummary.of>[0]): number | Promise<number> => {
+    const summary = spaceSummary.of(ctx, space);
+    return summary instanceof Promise ? summary.then((known) => known[key]) : summary[key];
   };
 
 export const Space = builder.prismaObject('Space', {
@@ -119,7 +119,7 @@ const liveSpaces = (parentColumn: 'organizationId' | 'parentId', scope: (parentK
   where: (ctx) => Prisma.sql`t."deletedAt" IS NULL AND ${visibleToViewerSql(ctx.viewer)}`,
   scope,
   fetch: (ctx, query, ids) => ctx.prisma.space.findMany({ ...query, where: { id: { in: ids } } }),
-  annotations: [contentLevels, spaceCounts],
+  annotations: [contentLevels, spaceSummary],
 });
 const organizationSpaces = liveSpaces('organizationId', (id) => `orgs/${id}/spaces`);
 const collectionSpaces = liveSpaces('parentId', (id) => `collections/${id}/spaces`);

@@ -1,7 +1,7 @@
-// The counters of a space (open comments, change requests by status), computed for a batch of spaces in one
-// statement whatever their number, reading only those spaces' rows through their indexes. The same statement reads
-// their Git sync (src/git-sync/state.ts) and the site space that gives their published URLs
-// (src/site-structure/space-urls.ts), which a space's REST shape carries too.
+// A space's summary: what its shape carries besides its row. Its counters (open comments, change requests by status),
+// its Git sync (src/git-sync/state.ts) and the site space that gives its published URLs
+// (src/site-structure/space-urls.ts), read for a batch of spaces in one statement whatever their number, through
+// those spaces' rows and indexes only.
 import { Prisma, type Space } from '../generated/prisma/client.js';
 import { type GitSyncSummary, gitSyncSql, summaryOf } from '../git-sync/state.js';
 import { rowAnnotation } from '../kernel/annotations.js';
@@ -14,10 +14,10 @@ export interface SpaceCounts {
   draftChangeRequests: number;
 }
 
-/** What the counters' statement reads of a space. */
-type SpaceFacts = SpaceCounts & { gitSync: GitSyncSummary | null; urls: SpacePublishedUrls };
+/** What the summary's statement reads of a space. */
+type SpaceSummary = SpaceCounts & { gitSync: GitSyncSummary | null; urls: SpacePublishedUrls };
 
-export const spaceCounts = rowAnnotation<Pick<Space, 'id'>, SpaceFacts>('space counts', async (ctx, spaces) => {
+export const spaceSummary = rowAnnotation<Pick<Space, 'id'>, SpaceSummary>('space summary', async (ctx, spaces) => {
   const ids = spaces.map((space) => space.id);
   // Two grouped scans over the spaces' rows, rather than a subquery per space and counter. A space's comments are its
   // own, not those of its change requests (each counts its own).
