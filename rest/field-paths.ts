@@ -94,8 +94,8 @@ export function operationFromFieldPath(schema: GraphQLSchema, fragments: Fragmen
     node = next;
   }
 
-  // Rebuild the nested selection from the leaf outwards, the leaf with its default selection.
-  let selection = fragments.defaultSelection(getNamedType(leaf.type));
+  // Rebuild the nested selection from the leaf outwards, the leaf with its default selection or the fields it picks.
+  let selection = definition.pick ? picked(fragments, leaf, definition.pick) : fragments.defaultSelection(getNamedType(leaf.type));
   for (const field of [...chain].reverse()) selection = selectionSet([{ ...field, selectionSet: selection }]);
   if (definition.alternateStatus) selection = withFieldAt(selection!, alternateKeys(definition.alternateStatus.when));
   const operation: OperationDefinitionNode = {
@@ -110,6 +110,19 @@ export function operationFromFieldPath(schema: GraphQLSchema, fragments: Fragmen
     selectionSet: selection!,
   };
   return { operation, bodyPath: chain.map((field) => field.alias?.value ?? field.name.value) };
+}
+
+/** The selection of a route's `pick`: these fields of the last field's object type, each with its default selection. */
+function picked(fragments: Fragments, leaf: GraphQLField<unknown, unknown>, names: readonly string[]): SelectionSetNode {
+  const type = getNamedType(leaf.type);
+  if (!isObjectType(type)) throw new Error(`pick: ${leaf.name} is not an object.`);
+  return selectionSet(
+    names.map((name) => {
+      const field = type.getFields()[name];
+      if (!field) throw new Error(`pick: ${type.name} has no field ${name}.`);
+      return fieldNode(name, fragments.defaultSelection(getNamedType(field.type)));
+    }),
+  );
 }
 
 /** The response keys of an alternate status's Boolean, from `data`, without its `!`. */

@@ -13,6 +13,9 @@
 // fragment of the returned type, or for a type without one (a list envelope, urls, permissions) all its fields
 // without arguments, each selected the same way. The body is the value of the last field of the path.
 //
+// `pick` selects only some fields of what the last field returns, each as it would be selected alone: the body is that
+// object with those fields (GitBook's `{pages}` of a revision is `pick: ['pages']`).
+//
 // `operation` is the escape hatch: a whole GraphQL operation, with `body` naming the path of the response body inside
 // `data` ('' for `data` itself).
 //
@@ -45,6 +48,8 @@ export interface RouteDefinition {
   name: string;
   /** Field path with argument bindings, e.g. `updateSpace(id: $spaceId, input: $body)`. */
   field?: string;
+  /** With `field`: the fields of its value the body holds, instead of its default selection. */
+  pick?: readonly string[];
   /** Escape hatch: one named GraphQL operation (named `name`) whose fragments come from the registry. */
   operation?: string;
   /** With `operation`: dotted path of the response body inside `data`; '' for `data` itself. */
@@ -67,6 +72,7 @@ export interface RouteDefinition {
 
 export interface RouteOptions {
   status?: Status;
+  pick?: readonly string[];
   alternateStatus?: AlternateStatus;
   spec?: SpecVersion;
   emptyObject?: boolean;
@@ -91,6 +97,7 @@ export function route(endpoint: Endpoint, name: string, field: string, options: 
     ...parseEndpoint(endpoint),
     name,
     field,
+    pick: options.pick,
     status: options.status ?? 200,
     alternateStatus: options.alternateStatus,
     spec: options.spec ?? '0202',

@@ -1,5 +1,5 @@
 // REST endpoints of change requests, and the REST shape of a ChangeRequest.
-import { operationRoute, type RestModule, route } from '../../rest/route.js';
+import { type RestModule, route } from '../../rest/route.js';
 
 const changeRequests = '/v1/spaces/:spaceId/change-requests';
 const content = `${changeRequests}/:changeRequestId/content`;
@@ -27,15 +27,7 @@ export const changeRequestRest: RestModule = {
     ),
     route(`GET ${content}`, 'getRevisionOfChangeRequestById', contentField),
     // The page tree alone, `{pages}`, as GitBook answers it.
-    operationRoute(
-      `GET ${content}/pages`,
-      `query listPagesInChangeRequest($spaceId: ID!, $changeRequestId: ID!, $metadata: Boolean, $computed: Boolean) {
-        changeRequest(spaceId: $spaceId, id: $changeRequestId) {
-          content(metadata: $metadata, computed: $computed) { pages { ...RevisionPageFields } }
-        }
-      }`,
-      { body: 'changeRequest.content' },
-    ),
+    route(`GET ${content}/pages`, 'listPagesInChangeRequest', contentField, { pick: ['pages'] }),
     route(`GET ${content}/files`, 'listFilesInChangeRequestById', `${contentField}.files`),
     route(`GET ${content}/files/:fileId`, 'getFileInChangeRequestById', `${contentField}.file(id: $fileId)`),
     route(`GET ${content}/page/:pageId`, 'getPageInChangeRequestById', `${contentField}.page(id: $pageId)`),

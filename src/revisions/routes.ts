@@ -1,5 +1,5 @@
 // REST endpoints of a space's current content, and the REST shapes of a revision, its pages and its files.
-import { operationRoute, type RestModule, route } from '../../rest/route.js';
+import { type RestModule, route } from '../../rest/route.js';
 import { PAGE_TREE_LEVELS } from './read.js';
 
 const PAGE_FIELDS = `id title emoji icon createdAt updatedAt kind type urls slug path description documentId git layout cover
@@ -22,13 +22,7 @@ export const revisionRest: RestModule = {
   routes: [
     route('GET /v1/spaces/:spaceId/content', 'getCurrentRevision', content),
     // The page tree alone, `{pages}`, as GitBook answers it.
-    operationRoute(
-      'GET /v1/spaces/:spaceId/content/pages',
-      `query listPages($spaceId: ID!, $metadata: Boolean, $computed: Boolean) {
-        space(id: $spaceId) { content(metadata: $metadata, computed: $computed) { pages { ...RevisionPageFields } } }
-      }`,
-      { body: 'space.content' },
-    ),
+    route('GET /v1/spaces/:spaceId/content/pages', 'listPages', content, { pick: ['pages'] }),
     route('GET /v1/spaces/:spaceId/content/files', 'listFiles', `${content}.files`),
     route('GET /v1/spaces/:spaceId/content/files/:fileId', 'getFileById', `${content}.file(id: $fileId)`),
     route('GET /v1/spaces/:spaceId/content/page/:pageId', 'getPageById', `${content}.page(id: $pageId)`),

@@ -164,6 +164,16 @@ describe('route compilation', () => {
     expect(() => compileRoute(schema, fragments, broken)).toThrow(/updateSpace\(input:\) is required and not bound/);
   });
 
+  it('selects only the fields a route picks of the last field, each as it is selected alone, and refuses one the type lacks', () => {
+    const pages = compileRoute(schema, fragments, route('GET /v1/x/:spaceId', 'x', 'space(id: $spaceId).content', { pick: ['pages'] }));
+    expect(print(pages.document)).toContain(
+      'content(metadata: $metadata, computed: $computed) {\n      pages {\n        ...RevisionPageFields',
+    );
+    expect(pages.plan).toMatchObject({ kind: 'object', typeName: 'Revision', fields: [{ key: 'pages' }] });
+    const broken = route('GET /v1/x/:spaceId', 'x', 'space(id: $spaceId).content', { pick: ['nope'] });
+    expect(() => compileRoute(schema, fragments, broken)).toThrow(/pick: Revision has no field nope/);
+  });
+
   it('refuses a fragment registered twice for one type', () => {
     expect(
       () =>
