@@ -1,6 +1,6 @@
 // The Collection type, the query that returns one, and the collections list of an organization.
 import { type Collection as CollectionRow, Prisma } from '../generated/prisma/client.js';
-import { authorize, collections, contentLevels } from '../kernel/authorize.js';
+import { authorize, collections, contentLevelAnnotation } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
@@ -32,7 +32,7 @@ export const Collection = builder.prismaObject('Collection', {
     }),
     permissions: t.field({
       type: CollectionPermissions,
-      resolve: (c, _args, ctx) => permissionsFor(policies.collection, contentLevels.of(ctx, c)),
+      resolve: (c, _args, ctx) => permissionsFor(policies.collection, contentLevelAnnotation.of(ctx, c)),
     }),
   }),
 });
@@ -58,7 +58,7 @@ const organizationCollections: ListSource<CollectionRow, { nested?: boolean | nu
     Prisma.sql`${visibleToViewerSql(ctx.viewer)} ${args.nested === false ? Prisma.sql`AND t."parentId" IS NULL` : Prisma.empty}`,
   scope: (organizationId, args) => `orgs/${organizationId}/collections:${args.nested ?? true}`,
   fetch: (ctx, query, ids) => ctx.prisma.collection.findMany({ ...query, where: { id: { in: ids } } }),
-  annotations: [contentLevels],
+  annotations: [contentLevelAnnotation],
 };
 
 builder.objectField(Organization, 'collections', (t) =>
