@@ -3,7 +3,7 @@ import { type Collection as CollectionRow, Prisma } from '../generated/prisma/cl
 import { authorize, collections, contentLevelAnnotation } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
@@ -66,7 +66,6 @@ builder.objectField(Organization, 'collections', (t) =>
     type: CollectionList,
     description: 'Collections the viewer can see, in tree order among siblings.',
     args: { ...listArgs, nested: t.arg.boolean({ required: false, description: 'Include nested collections (default true).' }) },
-    ...readsParentKeyOnly,
     resolve: (org, args, ctx, info) => listPage(organizationCollections, ctx, info, org.id, args),
   }),
 );

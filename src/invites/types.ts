@@ -12,7 +12,7 @@ import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { notFound } from '../kernel/errors.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { atLeast, policies } from '../kernel/permissions.js';
 import { Organization } from '../organizations/types.js';
@@ -113,7 +113,6 @@ builder.objectFields(Organization, (t) => ({
     type: InviteLinkToOrganizationList,
     description: 'Invite links to the organization (for its admins); invites to content are listed on their space or collection.',
     args: listArgs,
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       await authorize(ctx, organizations, org.id, 'admin');
       return listPage(organizationInvites, ctx, info, org.id, args);
@@ -123,7 +122,6 @@ builder.objectFields(Organization, (t) => ({
     type: OrganizationInviteLink,
     description: 'An invite link of the organization, for whoever manages it.',
     args: { inviteId: t.arg.id({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx) => (await managedLinkInvite(ctx, org.id, args.inviteId)).invite,
   }),
 }));

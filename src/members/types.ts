@@ -8,7 +8,7 @@ import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, restEnum } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { Organization } from '../organizations/types.js';
@@ -136,7 +136,6 @@ builder.objectFields(Organization, (t) => ({
       sort: t.arg({ type: MemberSortEnum, description: 'joinedAt (default), lastSeenAt or name.' }),
       order: t.arg({ type: ListOrderEnum, description: 'desc (default) or asc.' }),
     },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       await authorize(ctx, organizations, org.id, 'listMembers');
       return listPage(organizationMembers, ctx, info, org.id, args);
@@ -146,7 +145,6 @@ builder.objectFields(Organization, (t) => ({
     type: Member,
     description: 'One member, by user id: any member for members with a role, themselves for a guest.',
     args: { userId: t.arg.id({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx) => (await authorize(ctx, members, { id: args.userId, parent: org.id }, 'view')).row,
   }),
 }));

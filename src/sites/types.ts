@@ -5,7 +5,7 @@ import { Prisma, type Site as SiteRow } from '../generated/prisma/client.js';
 import { authorize, authorizeRow, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { ApiError } from '../kernel/errors.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { atLeast, policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
@@ -224,7 +224,6 @@ builder.objectFields(Organization, (t) => ({
   site: t.field({
     type: Site,
     args: { id: t.arg.id({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx) => (await authorize(ctx, sites, { id: args.id, parent: org.id }, 'view')).row,
   }),
   sites: t.field({
@@ -237,7 +236,6 @@ builder.objectFields(Organization, (t) => ({
       published: t.arg.boolean({ description: 'Only published (true) or unpublished (false) sites.' }),
       type: t.arg({ type: [SiteTypeEnum], description: 'Only sites of these types.', validate: z.array(z.string()).max(6) }),
     },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       const { level } = await authorize(ctx, organizations, org.id, 'view');
       if (!atLeast(level, policies.site.view)) return { items: [], count: 0 };

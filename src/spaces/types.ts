@@ -4,7 +4,7 @@ import { Prisma, type Space as SpaceRow } from '../generated/prisma/client.js';
 import { authorize, contentLevelAnnotation, spaces } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
@@ -145,7 +145,6 @@ builder.objectField(Organization, 'spaces', (t) =>
     type: SpaceList,
     description: 'Spaces of the organization that the viewer can see, deleted ones excepted.',
     args: listArgs,
-    ...readsParentKeyOnly,
     resolve: (org, args, ctx, info) => listPage(organizationSpaces, ctx, info, org.id, args),
   }),
 );
@@ -155,7 +154,6 @@ builder.objectField(Collection, 'spaces', (t) =>
     type: SpaceList,
     description: 'Spaces directly in this collection that the viewer can see, deleted ones excepted.',
     args: listArgs,
-    ...readsParentKeyOnly,
     resolve: (collection, args, ctx, info) => listPage(collectionSpaces, ctx, info, collection.id, args),
   }),
 );

@@ -8,7 +8,7 @@ import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { loaderFor } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { permissionsOf, policies } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
@@ -142,7 +142,6 @@ builder.objectFields(Organization, (t) => ({
       title: t.arg.string({ description: 'Only teams whose title contains this text, case-insensitively.', validate: z.string().max(64) }),
       owner: t.arg.id({ description: 'A member’s user id: only the teams they can manage.' }),
     },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       await authorize(ctx, organizations, org.id, 'listTeams');
       return listPage(organizationTeams, ctx, info, org.id, args);
@@ -151,7 +150,6 @@ builder.objectFields(Organization, (t) => ({
   team: t.field({
     type: Team,
     args: { teamId: t.arg.id({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx) => (await authorize(ctx, teams, { id: args.teamId, parent: org.id }, 'view')).row,
   }),
 }));
