@@ -57,7 +57,10 @@ export const listArgs = builder.args((t) => ({
   page: t.string({ required: false, description: 'Page token from `next.page` of the previous page.' }),
   limit: t.int({
     required: false,
-    description: `Items per page, ${MIN_LIMIT} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); ${MIN_LIMIT} answers the count alone.`,
-    ...integerRange(MIN_LIMIT, MAX_LIMIT),
+    ...integerRange(
+      MIN_LIMIT,
+      MAX_LIMIT,
+      (range) => `Items per page, ${range} (default ${DEFAULT_LIMIT}); ${MIN_LIMIT} answers the count alone.`,
+    ),
   }),
 }));
