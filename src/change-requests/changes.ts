@@ -81,9 +81,8 @@ builder.objectField(ChangeRequest, 'changes', (t) =>
     description: 'What the change request changes in the content it builds on, in tree order.',
     args: {
       limit: t.arg.int({
-        description: `At most this many changes, ${MIN_LIMIT} to ${MAX_LIMIT} (default ${DEFAULT_CHANGES}).`,
         defaultValue: DEFAULT_CHANGES,
-        ...integerRange(MIN_LIMIT, MAX_LIMIT),
+        ...integerRange(MIN_LIMIT, MAX_LIMIT, (range) => `At most this many changes, ${range} (default ${DEFAULT_CHANGES}).`),
       }),
     },
     resolve: async (changeRequest, args, ctx) => {

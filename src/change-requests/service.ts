@@ -22,7 +22,7 @@ export interface ChangeRequestFacts {
 }
 
 /** Open comments and whether each is outdated, compared with its space's current revision: one statement per batch. */
-export const changeRequestFacts = rowAnnotation<ChangeRequest, ChangeRequestFacts>('change request facts', async (ctx, rows) => {
+export const changeRequestFactsAnnotation = rowAnnotation<ChangeRequest, ChangeRequestFacts>('change request facts', async (ctx, rows) => {
   const found = await ctx.sql<ChangeRequestFacts & { id: string }>(Prisma.sql`
     SELECT cr.id,
            (SELECT count(*)::int FROM "Comment" c WHERE c."changeRequestId" = cr.id AND c.status = 'open') AS "openComments",
@@ -68,7 +68,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
     return row;
   });
   // Built on the current revision a moment ago, and nobody has commented yet.
-  changeRequestFacts.set(created, { openComments: 0, outdated: false });
+  changeRequestFactsAnnotation.set(created, { openComments: 0, outdated: false });
   return created;
 }
 

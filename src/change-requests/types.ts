@@ -13,7 +13,12 @@ import { rules } from '../kernel/validation.js';
 import { Space } from '../spaces/types.js';
 import { User } from '../users/types.js';
 import { changeRequests } from './access.js';
-import { type ChangeRequestFacts, type ChangeRequestLink as ChangeRequestLinkValue, changeRequestFacts, linksOf } from './service.js';
+import {
+  type ChangeRequestFacts,
+  type ChangeRequestLink as ChangeRequestLinkValue,
+  changeRequestFactsAnnotation,
+  linksOf,
+} from './service.js';
 
 export const ChangeRequestStatusEnum = prismaEnum(
   'ChangeRequestStatus',
@@ -42,7 +47,7 @@ const ChangeRequestLink = builder.objectRef<ChangeRequestLinkValue>('ChangeReque
 const fact =
   <K extends keyof ChangeRequestFacts>(key: K) =>
   (row: ChangeRequestRow, _args: unknown, ctx: Context): ChangeRequestFacts[K] | Promise<ChangeRequestFacts[K]> => {
-    const facts = changeRequestFacts.of(ctx, row);
+    const facts = changeRequestFactsAnnotation.of(ctx, row);
     return facts instanceof Promise ? facts.then((known) => known[key]) : facts[key];
   };
 
@@ -114,7 +119,7 @@ const spaceChangeRequests: ListSource<ChangeRequestRow, ChangeRequestListArgs> =
     return Prisma.sql`t.status = ${args.status ?? 'open'}::"ChangeRequestStatus" ${creator} ${contributor}`;
   },
   scope: (spaceId, args) => `change-requests:${spaceId}:${args.status ?? 'open'}:${args.creator ?? ''}:${args.contributor ?? ''}`,
-  annotations: [changeRequestFacts],
+  annotations: [changeRequestFactsAnnotation],
 };
 
 // The space's own resolver has checked that the viewer can see it: whoever sees a space sees its change requests.

@@ -1,9 +1,9 @@
 // The Collection type, the query that returns one, and the collections list of an organization.
 import { type Collection as CollectionRow, Prisma } from '../generated/prisma/client.js';
-import { authorize, collections, contentLevels } from '../kernel/authorize.js';
+import { authorize, collections, contentLevelAnnotation } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
@@ -32,7 +32,7 @@ export const Collection = builder.prismaObject('Collection', {
     }),
     permissions: t.field({
       type: CollectionPermissions,
-      resolve: (c, _args, ctx) => permissionsFor(policies.collection, contentLevels.of(ctx, c)),
+      resolve: (c, _args, ctx) => permissionsFor(policies.collection, contentLevelAnnotation.of(ctx, c)),
     }),
   }),
 });
@@ -58,7 +58,7 @@ const organizationCollections: ListSource<CollectionRow, { nested?: boolean | nu
     Prisma.sql`${visibleToViewerSql(ctx.viewer)} ${args.nested === false ? Prisma.sql`AND t."parentId" IS NULL` : Prisma.empty}`,
   scope: (organizationId, args) => `orgs/${organizationId}/collections:${args.nested ?? true}`,
   fetch: (ctx, query, ids) => ctx.prisma.collection.findMany({ ...query, where: { id: { in: ids } } }),
-  annotations: [contentLevels],
+  annotations: [contentLevelAnnotation],
 };
 
 builder.objectField(Organization, 'collections', (t) =>
@@ -66,7 +66,6 @@ builder.objectField(Organization, 'collections', (t) =>
     type: CollectionList,
     description: 'Collections the viewer can see, in tree order among siblings.',
     args: { ...listArgs, nested: t.arg.boolean({ required: false, description: 'Include nested collections (default true).' }) },
-    ...readsParentKeyOnly,
     resolve: (org, args, ctx, info) => listPage(organizationCollections, ctx, info, org.id, args),
   }),
 );

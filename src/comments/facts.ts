@@ -4,7 +4,7 @@
 import type { Comment, CommentReply, Revision, Space } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { contentLevels, type Resource, rowOf, rowsOfTable, spaces } from '../kernel/authorize.js';
+import { contentLevelAnnotation, type Resource, rowOf, rowsOfTable, spaces } from '../kernel/authorize.js';
 import { type Level, policies } from '../kernel/permissions.js';
 import { type PageNode, treeOf } from '../revisions/read.js';
 import { MAIN } from '../revisions/store.js';
@@ -15,16 +15,16 @@ type Posted = Comment | CommentReply;
  * The viewer's level on the space of each comment or reply (a reply's space is its comment's): the request's rows of
  * the space and the comment, so nothing is read for what the request reached through them.
  */
-export const spaceLevels = rowAnnotation<Posted, Level>('comment space level', async (ctx, rows) => {
+export const spaceLevelAnnotation = rowAnnotation<Posted, Level>('comment space level', async (ctx, rows) => {
   const spaceIds = await Promise.all(
     rows.map(async (row) => ('spaceId' in row ? row.spaceId : (await rowOf(ctx, comments, row.commentId))?.spaceId)),
   );
   const found = await Promise.all(spaceIds.map((id) => (id ? rowOf(ctx, spaces, id) : null)));
-  await contentLevels.annotate(
+  await contentLevelAnnotation.annotate(
     ctx,
     found.filter((space): space is Space => space !== null),
   );
-  return Promise.all(found.map((space) => (space ? contentLevels.of(ctx, space) : null)));
+  return Promise.all(found.map((space) => (space ? contentLevelAnnotation.of(ctx, space) : null)));
 });
 
 /** Comments are judged by the viewer's level on their space and whether they wrote them (policies.comment). */
@@ -32,7 +32,7 @@ export const comments: Resource<Comment, typeof policies.comment> = {
   kind: 'Comment',
   policy: policies.comment,
   loadMany: rowsOfTable('Comment'),
-  level: spaceLevels,
+  level: spaceLevelAnnotation,
   parentKey: 'spaceId',
   ownerOf: (comment) => comment.postedById,
 };
@@ -41,7 +41,7 @@ export const replies: Resource<CommentReply, typeof policies.comment> = {
   kind: 'Comment reply',
   policy: policies.comment,
   loadMany: rowsOfTable('CommentReply'),
-  level: spaceLevels,
+  level: spaceLevelAnnotation,
   parentKey: 'commentId',
   ownerOf: (reply) => reply.postedById,
 };
@@ -49,7 +49,9 @@ export const replies: Resource<CommentReply, typeof policies.comment> = {
 export type BodyFormat = 'markdown' | 'document';
 
 /** The format a request asked for the bodies in: markdown unless told. */
-export const bodyFormats = rowAnnotation<Posted, BodyFormat>('comment body format', async (_ctx, rows) => rows.map(() => 'markdown'));
+export const bodyFormatAnnotation = rowAnnotation<Posted, BodyFormat>('comment body format', async (_ctx, rows) =>
+  rows.map(() => 'markdown'),
+);
 
 /** A comment's page in the current content (the space's, or its change request's), and whether it changed since. */
 export interface CommentPage {
@@ -75,7 +77,7 @@ const holds = (v: string, seq: Prisma.Sql) =>
  * and path in that revision's tree (one statement for all the revisions). On a change request's line, a version of
  * the primary line at its base holds unless the line has a row of its own for the page (as store.ts reads it).
  */
-export const commentFacts = rowAnnotation<Comment, CommentFacts>('comment facts', async (ctx, rows) => {
+export const commentFactsAnnotation = rowAnnotation<Comment, CommentFacts>('comment facts', async (ctx, rows) => {
   const found = await ctx.sql<Revision & { comment: string; current: boolean }>(Prisma.sql`
     SELECT c.id AS comment, r.*, EXISTS (
              SELECT 1 FROM "PageVersion" v
@@ -111,18 +113,21 @@ export interface Replier {
 }
 
 /** Each comment's replies and who wrote them (with how many and their last), most recent first: one statement. */
-export const commentReplies = rowAnnotation<Comment, { count: number; repliers: Replier[] }>('comment replies', async (ctx, rows) => {
-  const found = await ctx.sql<Replier & { commentId: string }>(Prisma.sql`
+export const commentRepliesAnnotation = rowAnnotation<Comment, { count: number; repliers: Replier[] }>(
+  'comment replies',
+  async (ctx, rows) => {
+    const found = await ctx.sql<Replier & { commentId: string }>(Prisma.sql`
     SELECT "commentId", "postedById" AS "userId", count(*)::int AS count, max("postedAt") AS "updatedAt" FROM "CommentReply"
      WHERE "commentId" = ANY(${rows.map((row) => row.id)}::text[])
      GROUP BY 1, 2 ORDER BY 1, 4 DESC, 2`);
-  const byComment = new Map<string, Replier[]>();
-  for (const { commentId, ...replier } of found) byComment.set(commentId, [...(byComment.get(commentId) ?? []), replier]);
-  return rows.map((row) => {
-    const repliers = byComment.get(row.id) ?? [];
-    return { count: repliers.reduce((sum, replier) => sum + replier.count, 0), repliers };
-  });
-});
+    const byComment = new Map<string, Replier[]>();
+    for (const { commentId, ...replier } of found) byComment.set(commentId, [...(byComment.get(commentId) ?? []), replier]);
+    return rows.map((row) => {
+      const repliers = byComment.get(row.id) ?? [];
+      return { count: repliers.reduce((sum, replier) => sum + replier.count, 0), repliers };
+    });
+  },
+);
 
 export interface ReactionGroup {
   emoji: string;
@@ -148,5 +153,5 @@ function reactionsOf<Row extends { id: string }>(name: string, table: 'CommentRe
   });
 }
 
-export const commentReactions = reactionsOf<Comment>('comment reactions', 'CommentReaction', 'commentId');
-export const replyReactions = reactionsOf<CommentReply>('reply reactions', 'ReplyReaction', 'replyId');
+export const commentReactionsAnnotation = reactionsOf<Comment>('comment reactions', 'CommentReaction', 'commentId');
+export const replyReactionsAnnotation = reactionsOf<CommentReply>('reply reactions', 'ReplyReaction', 'replyId');

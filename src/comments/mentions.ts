@@ -49,7 +49,7 @@ export function mentionWrites(
 }
 
 /** The users each comment's or reply's own body mentions, the earliest mentioned first: one statement. */
-export const postMentions = rowAnnotation<Comment | CommentReply, string[]>('post mentions', async (ctx, rows) => {
+export const postMentionsAnnotation = rowAnnotation<Comment | CommentReply, string[]>('post mentions', async (ctx, rows) => {
   const isComment = (row: Comment | CommentReply): row is Comment => 'spaceId' in row;
   const found = await ctx.sql<Pick<CommentMention, 'commentId' | 'replyId' | 'userId'>>(Prisma.sql`
     SELECT "commentId", "replyId", "userId" FROM "CommentMention"

@@ -13,7 +13,7 @@ import { newId } from '../kernel/ids.js';
 import type { ActionOf, Level, policies } from '../kernel/permissions.js';
 import { documentToMarkdown } from '../revisions/document.js';
 import { pageAt } from '../revisions/store.js';
-import { comments, replies, spaceLevels } from './facts.js';
+import { comments, replies, spaceLevelAnnotation } from './facts.js';
 import { mentionedMembers, mentionWrites } from './mentions.js';
 
 /** A comment's or a reply's body as stored: markdown. */
@@ -61,7 +61,7 @@ const inScope = (scope: CommentScope) =>
 export async function commentAt(ctx: Context, scope: CommentScope, commentId: string): Promise<Comment> {
   const [comment] = await ctx.sql<Comment>(Prisma.sql`SELECT * FROM "Comment" c WHERE id = ${commentId} AND ${inScope(scope)}`);
   if (!comment) throw notFound('Comment');
-  spaceLevels.set(comment, scope.level);
+  spaceLevelAnnotation.set(comment, scope.level);
   return comment;
 }
 
@@ -70,7 +70,7 @@ export async function replyAt(ctx: Context, comment: Comment, replyId: string): 
   const [reply] = await ctx.sql<CommentReply>(Prisma.sql`
     SELECT * FROM "CommentReply" WHERE id = ${replyId} AND "commentId" = ${comment.id}`);
   if (!reply) throw notFound('Comment reply');
-  spaceLevels.set(reply, await spaceLevels.of(ctx, comment));
+  spaceLevelAnnotation.set(reply, await spaceLevelAnnotation.of(ctx, comment));
   return reply;
 }
 
@@ -87,7 +87,7 @@ async function replyIn(ctx: Context, location: CommentLocation, commentId: strin
     SELECT r.* FROM "CommentReply" r JOIN "Comment" c ON c.id = r."commentId"
      WHERE r.id = ${replyId} AND r."commentId" = ${commentId} AND ${inScope(scope)}`);
   if (!reply) throw notFound('Comment reply');
-  spaceLevels.set(reply, scope.level);
+  spaceLevelAnnotation.set(reply, scope.level);
   return { reply, level: scope.level, space: scope.space };
 }
 
@@ -143,7 +143,7 @@ export async function postComment(ctx: Context, location: CommentLocation, input
     }),
     ...mentionWrites(ctx, { commentId: id, replyId: null }, mentioned, false),
   ]);
-  spaceLevels.set(comment, level);
+  spaceLevelAnnotation.set(comment, level);
   return comment;
 }
 
@@ -206,7 +206,7 @@ export async function updateComment(ctx: Context, location: CommentLocation, com
   ]);
   const [updated] = results.at(-1) as Comment[];
   if (!updated) throw notFound('Comment');
-  spaceLevels.set(updated, level);
+  spaceLevelAnnotation.set(updated, level);
   return updated;
 }
 
@@ -233,7 +233,7 @@ export async function postReply(
     }),
     ...mentionWrites(ctx, { commentId, replyId: id }, mentioned, false),
   ]);
-  spaceLevels.set(reply, level);
+  spaceLevelAnnotation.set(reply, level);
   return reply;
 }
 
@@ -263,7 +263,7 @@ export async function updateReply(
   ]);
   const [updated] = results.at(-1) as CommentReply[];
   if (!updated) throw notFound('Comment reply');
-  spaceLevels.set(updated, level);
+  spaceLevelAnnotation.set(updated, level);
   return updated;
 }
 

@@ -10,7 +10,7 @@ import type {
 } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { CommentStatus } from '../generated/prisma/enums.js';
-import { authorize, contentLevels, spaces } from '../kernel/authorize.js';
+import { authorize, contentLevelAnnotation, spaces } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
@@ -23,19 +23,19 @@ import { Space } from '../spaces/types.js';
 import { User } from '../users/types.js';
 import {
   type BodyFormat,
-  bodyFormats,
+  bodyFormatAnnotation,
   type CommentPage,
-  commentFacts,
-  commentReactions,
-  commentReplies,
+  commentFactsAnnotation,
+  commentReactionsAnnotation,
+  commentRepliesAnnotation,
   comments,
   type ReactionGroup,
   type Replier,
   replies,
-  replyReactions,
-  spaceLevels,
+  replyReactionsAnnotation,
+  spaceLevelAnnotation,
 } from './facts.js';
-import { postMentions } from './mentions.js';
+import { postMentionsAnnotation } from './mentions.js';
 import { commentAt, replyAt, type StoredBody, type TableCell } from './service.js';
 
 export const CommentStatusEnum = prismaEnum('CommentStatus', CommentStatus, 'open, or resolved (with resolvedAt and resolvedBy).');
@@ -58,15 +58,17 @@ type Posted = CommentRow | ReplyRow;
 /** `{markdown}` or `{document}` (its mentions as mention inlines), as the request asked. */
 function bodyIn(row: Posted, _args: unknown, ctx: Context) {
   const { markdown } = row.body as unknown as StoredBody;
-  const format = bodyFormats.of(ctx, row);
+  const format = bodyFormatAnnotation.of(ctx, row);
   const shown = async (known: BodyFormat) =>
-    known === 'document' ? { document: markdownToDocument(markdown, undefined, new Set(await postMentions.of(ctx, row))) } : { markdown };
+    known === 'document'
+      ? { document: markdownToDocument(markdown, undefined, new Set(await postMentionsAnnotation.of(ctx, row))) }
+      : { markdown };
   return format instanceof Promise || format === 'document' ? Promise.resolve(format).then(shown) : { markdown };
 }
 
 /** The members a comment's or reply's own body mentions. */
 const mentionsOf = async (row: Posted, _args: unknown, ctx: Context) =>
-  Promise.all((await postMentions.of(ctx, row)).map((userId) => batchedRowById<UserRow>(ctx, 'User', userId)));
+  Promise.all((await postMentionsAnnotation.of(ctx, row)).map((userId) => batchedRowById<UserRow>(ctx, 'User', userId)));
 
 const CommentPermissions = permissionsType('CommentPermissions', policies.comment);
 
@@ -77,7 +79,7 @@ const commentPath = (comment: CommentRow) =>
     : `spaces/${comment.spaceId}/comments/${comment.id}`;
 
 const permissionsOf = (row: Posted, _args: unknown, ctx: Context) =>
-  permissionsFor(policies.comment, spaceLevels.of(ctx, row), row.postedById === ctx.viewer.userId);
+  permissionsFor(policies.comment, spaceLevelAnnotation.of(ctx, row), row.postedById === ctx.viewer.userId);
 
 const CommentUrls = builder.objectRef<{ location: string }>('CommentUrls').implement({
   fields: (t) => ({ location: t.exposeString('location', { description: 'URL of the comment or reply in the API.' }) }),
@@ -147,13 +149,13 @@ const CommentTarget = builder.objectRef<CommentRow>('CommentTarget').implement({
     page: t.field({
       type: TargetPage,
       nullable: true,
-      resolve: async (comment, _args, ctx) => (await commentFacts.of(ctx, comment)).page,
+      resolve: async (comment, _args, ctx) => (await commentFactsAnnotation.of(ctx, comment)).page,
     }),
     space: t.exposeID('spaceId'),
     changeRequest: t.exposeID('changeRequestId', { nullable: true, description: 'The change request the comment is in, if any.' }),
     revision: t.id({
       description: 'The revision the comment was posted on.',
-      resolve: async (comment, _args, ctx) => (await commentFacts.of(ctx, comment)).revisionId,
+      resolve: async (comment, _args, ctx) => (await commentFactsAnnotation.of(ctx, comment)).revisionId,
     }),
   }),
 });
@@ -167,12 +169,12 @@ export const Comment = builder.objectRef<CommentRow>('Comment').implement({
     postedBy: t.field({ type: User, resolve: (comment, _args, ctx) => batchedRowById<UserRow>(ctx, 'User', comment.postedById) }),
     postedAt: t.expose('postedAt', { type: 'DateTime' }),
     editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true }),
-    reactions: t.field({ type: [Reaction], resolve: (comment, _args, ctx) => commentReactions.of(ctx, comment) }),
-    replyCount: t.int({ resolve: async (comment, _args, ctx) => (await commentReplies.of(ctx, comment)).count }),
+    reactions: t.field({ type: [Reaction], resolve: (comment, _args, ctx) => commentReactionsAnnotation.of(ctx, comment) }),
+    replyCount: t.int({ resolve: async (comment, _args, ctx) => (await commentRepliesAnnotation.of(ctx, comment)).count }),
     repliers: t.field({
       type: [CommentReplier],
       description: 'Who replied, the most recent first.',
-      resolve: async (comment, _args, ctx) => (await commentReplies.of(ctx, comment)).repliers,
+      resolve: async (comment, _args, ctx) => (await commentRepliesAnnotation.of(ctx, comment)).repliers,
     }),
     body: t.field({ type: 'JSON', description: '`{markdown}` or `{document}`, as asked.', resolve: bodyIn }),
     mentions: t.field({ type: [User], description: 'The members its body mentions (`@` and their id).', resolve: mentionsOf }),
@@ -202,7 +204,7 @@ export const CommentReply = builder.objectRef<ReplyRow>('CommentReply').implemen
     postedBy: t.field({ type: User, resolve: (reply, _args, ctx) => batchedRowById<UserRow>(ctx, 'User', reply.postedById) }),
     postedAt: t.expose('postedAt', { type: 'DateTime' }),
     editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true }),
-    reactions: t.field({ type: [Reaction], resolve: (reply, _args, ctx) => replyReactions.of(ctx, reply) }),
+    reactions: t.field({ type: [Reaction], resolve: (reply, _args, ctx) => replyReactionsAnnotation.of(ctx, reply) }),
     body: t.field({ type: 'JSON', description: '`{markdown}` or `{document}`, as asked.', resolve: bodyIn }),
     mentions: t.field({ type: [User], description: 'The members its body mentions (`@` and their id).', resolve: mentionsOf }),
     urls: t.field({
@@ -221,8 +223,8 @@ export const CommentReplyList = listOf('CommentReply', CommentReply);
 /** Bodies in the asked format, and the viewer's level on the space (known from the parent) recorded on each row. */
 function shown<Row extends Posted>(rows: Row[], format: BodyFormat | null | undefined, level?: Level) {
   for (const row of rows) {
-    bodyFormats.set(row, format ?? 'markdown');
-    if (level !== undefined) spaceLevels.set(row, level);
+    bodyFormatAnnotation.set(row, format ?? 'markdown');
+    if (level !== undefined) spaceLevelAnnotation.set(row, level);
   }
   return rows;
 }
@@ -256,7 +258,7 @@ function commentsOf(parent: 'space' | 'changeRequest'): ListSource<CommentRow, C
     },
     scope: (parentKey, args) =>
       `comments:${parent}:${parentKey}:${args.order ?? 'desc'}:${args.status ?? 'all'}:${args.targetPage ?? ''}:${[...(args.authors ?? [])].sort()}`,
-    annotations: [commentFacts, commentReplies, commentReactions],
+    annotations: [commentFactsAnnotation, commentRepliesAnnotation, commentReactionsAnnotation],
   };
 }
 const spaceComments = commentsOf('space');
@@ -271,7 +273,7 @@ const commentReplyList: ListSource<ReplyRow> = {
   ],
   where: () => Prisma.sql`TRUE`,
   scope: (commentId) => `comment-replies:${commentId}`,
-  annotations: [replyReactions],
+  annotations: [replyReactionsAnnotation],
 };
 
 const commentListArgs = builder.args((t) => ({
@@ -294,14 +296,14 @@ builder.objectFields(Space, (t) => ({
     args: commentListArgs,
     resolve: async (space, args, ctx, info) => {
       const page = await listPage(spaceComments, ctx, info, space.id, args);
-      return { ...page, items: shown(page.items, args.format, await contentLevels.of(ctx, space)) };
+      return { ...page, items: shown(page.items, args.format, await contentLevelAnnotation.of(ctx, space)) };
     },
   }),
   comment: t.field({
     type: Comment,
     args: { id: t.arg.id({ required: true }), ...formatArg },
     resolve: async (space, args, ctx) => {
-      const scope = { space, level: await contentLevels.of(ctx, space), changeRequest: null };
+      const scope = { space, level: await contentLevelAnnotation.of(ctx, space), changeRequest: null };
       return shown([await commentAt(ctx, scope, args.id)], args.format)[0];
     },
   }),
@@ -335,7 +337,7 @@ builder.objectFields(Comment, (t) => ({
     args: { ...listArgs, ...formatArg },
     resolve: async (comment, args, ctx, info) => {
       const page = await listPage(commentReplyList, ctx, info, comment.id, args);
-      return { ...page, items: shown(page.items, args.format, await spaceLevels.of(ctx, comment)) };
+      return { ...page, items: shown(page.items, args.format, await spaceLevelAnnotation.of(ctx, comment)) };
     },
   }),
   reply: t.field({

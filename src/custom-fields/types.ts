@@ -7,7 +7,7 @@ import type { CustomFieldType } from '../generated/prisma/enums.js';
 import { authorize } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { loaderFor } from '../kernel/context.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
 import { apiUrl } from '../kernel/urls.js';
@@ -80,13 +80,11 @@ builder.objectFields(Organization, (t) => ({
     type: CustomFieldList,
     description: 'The custom fields the organization defines for its spaces, by name.',
     args: listArgs,
-    ...readsParentKeyOnly,
     resolve: (org, args, ctx, info) => listPage(organizationFields, ctx, info, org.id, args),
   }),
   customField: t.field({
     type: CustomField,
     args: { name: t.arg.string({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx) => (await authorize(ctx, customFields, { id: args.name, parent: org.id }, 'view')).row,
   }),
 }));

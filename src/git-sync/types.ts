@@ -6,7 +6,7 @@ import { GitSyncDirection, GitSyncState as OperationStates } from '../generated/
 import { builder, prismaEnum, restEnum } from '../kernel/builder.js';
 import { notFound } from '../kernel/errors.js';
 import { contentOf, Revision } from '../revisions/types.js';
-import { spaceSummary } from '../spaces/summary.js';
+import { spaceSummaryAnnotation } from '../spaces/summary.js';
 import { Space } from '../spaces/types.js';
 import { AUTHENTICATION_FAILED, type GitSyncOperationState, type GitSyncSummary, operationJson, operationOf } from './state.js';
 
@@ -77,13 +77,13 @@ builder.objectFields(Space, (t) => ({
     type: GitSyncState,
     nullable: true,
     description: 'The space’s Git sync, null when it has none.',
-    resolve: async (space, _args, ctx) => (await spaceSummary.of(ctx, space)).gitSync,
+    resolve: async (space, _args, ctx) => (await spaceSummaryAnnotation.of(ctx, space)).gitSync,
   }),
   gitInfo: t.field({
     type: GitSyncState,
     description: 'The space’s Git sync; not found when it has none.',
     resolve: async (space, _args, ctx) => {
-      const { gitSync } = await spaceSummary.of(ctx, space);
+      const { gitSync } = await spaceSummaryAnnotation.of(ctx, space);
       if (!gitSync) throw notFound('Git sync');
       return gitSync;
     },

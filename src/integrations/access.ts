@@ -3,7 +3,7 @@
 // integrations on that space.
 import { type InstallationSpace, type Integration, type IntegrationInstallation, Prisma } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { contentLevels, type Guard, rowOf, spaces } from '../kernel/authorize.js';
+import { contentLevelAnnotation, type Guard, rowOf, spaces } from '../kernel/authorize.js';
 import { type Context, viewerMembershipSql } from '../kernel/context.js';
 import { allows, type Level, policies, type Role } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
@@ -46,7 +46,7 @@ export const spaceInstallations: Guard<Pick<InstallationSpace, 'installationId' 
       rows.map(async (row): Promise<Level> => {
         if (row.viewerAdmin) return 'admin';
         const space = await rowOf(ctx, spaces, row.spaceId);
-        const onSpace = space ? await contentLevels.of(ctx, space) : null;
+        const onSpace = space ? await contentLevelAnnotation.of(ctx, space) : null;
         if (allows(policies.installation.view, onSpace) || row.viewerAdmin === false) return onSpace;
         const installation = await batchedRowById<IntegrationInstallation>(ctx, 'IntegrationInstallation', row.installationId);
         return installationLevel(ctx, installation);

@@ -6,7 +6,7 @@ import { InstallationSelection, InstallationStatus } from '../generated/prisma/e
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
@@ -208,7 +208,6 @@ builder.objectFields(Organization, (t) => ({
         validate: z.string().max(100),
       }),
     },
-    ...readsParentKeyOnly,
     resolve: async (organization, args, ctx, info) => {
       await authorize(ctx, organizations, organization.id, 'listInstallations');
       return listPage(organizationInstallations, ctx, info, organization.id, args);

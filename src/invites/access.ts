@@ -5,7 +5,7 @@
 import type { Collection as CollectionRow, LinkInvite as LinkInviteRow, Space as SpaceRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { authorize, collections, contentLevels, forbidden, type Guard, organizations, spaces } from '../kernel/authorize.js';
+import { authorize, collections, contentLevelAnnotation, forbidden, type Guard, organizations, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
 import { atLeast, type GrantedLevel, type Level, organizationLevel, policies } from '../kernel/permissions.js';
@@ -17,7 +17,7 @@ export interface InviteTarget {
 }
 
 /** The invites' targets and the viewer's level on each, for a page of invites: a statement per kind of content at most. */
-export const inviteTargets = rowAnnotation<LinkInviteRow, InviteTarget>('link invite target', async (ctx, rows) => {
+export const inviteTargetAnnotation = rowAnnotation<LinkInviteRow, InviteTarget>('link invite target', async (ctx, rows) => {
   const ids = (column: 'spaceId' | 'collectionId') => [...new Set(rows.flatMap((row) => row[column] ?? []))];
   const [spaceIds, collectionIds] = [ids('spaceId'), ids('collectionId')];
   const [spaceRows, collectionRows] = await Promise.all([
@@ -25,13 +25,13 @@ export const inviteTargets = rowAnnotation<LinkInviteRow, InviteTarget>('link in
     collectionIds.length ? ctx.sql<CollectionRow>(Prisma.sql`SELECT * FROM "Collection" WHERE id = ANY(${collectionIds}::text[])`) : [],
   ]);
   const content = new Map<string, SpaceRow | CollectionRow>([...spaceRows, ...collectionRows].map((row) => [row.id, row]));
-  await contentLevels.annotate(ctx, [...content.values()]);
+  await contentLevelAnnotation.annotate(ctx, [...content.values()]);
   const members = await ctx.membership.loadMany(rows.map((row) => row.organizationId));
   return Promise.all(
     rows.map(async (row, i) => {
       const target = content.get(row.spaceId ?? row.collectionId ?? '') ?? null;
       const member = members[i];
-      const level = target ? await contentLevels.of(ctx, target) : organizationLevel(member instanceof Error ? undefined : member);
+      const level = target ? await contentLevelAnnotation.of(ctx, target) : organizationLevel(member instanceof Error ? undefined : member);
       return { content: target, level };
     }),
   );
@@ -42,10 +42,10 @@ export const linkInvitesManaged: Guard<LinkInviteRow> = {
   kind: 'Invite',
   policy: policies.inviteLink,
   level: rowAnnotation('link invite level', async (ctx, rows) => {
-    await inviteTargets.annotate(ctx, rows);
+    await inviteTargetAnnotation.annotate(ctx, rows);
     return Promise.all(
       rows.map(async (row) => {
-        const { level } = await inviteTargets.of(ctx, row);
+        const { level } = await inviteTargetAnnotation.of(ctx, row);
         const needed = row.spaceId ? policies.space.viewInviteLinks : row.collectionId ? policies.collection.viewInviteLinks : 'admin';
         return atLeast(level, needed) ? level : null;
       }),
@@ -66,7 +66,7 @@ export async function managedLinkInvite(ctx: Context, organizationId: string, in
   const [invite] = await ctx.sql<LinkInviteRow>(Prisma.sql`SELECT * FROM "LinkInvite" WHERE id = ${inviteId}`);
   if (!invite || invite.organizationId !== organizationId) throw notFound('Invite');
   const target = await managedTarget(ctx, invite);
-  inviteTargets.set(invite, target);
+  inviteTargetAnnotation.set(invite, target);
   return { invite, target };
 }
 
@@ -93,4 +93,4 @@ export function assertMayGive(target: InviteTarget, invite: Pick<LinkInviteRow, 
 }
 
 /** Records what the viewer was authorized with, so that the invite's fields read no more. */
-export const rememberTarget = (invite: LinkInviteRow, target: InviteTarget) => inviteTargets.set(invite, target);
+export const rememberTarget = (invite: LinkInviteRow, target: InviteTarget) => inviteTargetAnnotation.set(invite, target);

@@ -7,23 +7,23 @@ import {
   Prisma,
   type Space as SpaceRow,
 } from '../generated/prisma/client.js';
-import { authorize, contentLevels, forbidden, organizations } from '../kernel/authorize.js';
+import { authorize, contentLevelAnnotation, forbidden, organizations } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { notFound } from '../kernel/errors.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { atLeast, policies } from '../kernel/permissions.js';
 import { Organization } from '../organizations/types.js';
 import { Space } from '../spaces/types.js';
-import { givenLevel, inviteTargets, linkInvitesManaged, managedLinkInvite } from './access.js';
+import { givenLevel, inviteTargetAnnotation, linkInvitesManaged, managedLinkInvite } from './access.js';
 import type { InviteUsersOutcome } from './email-invites.js';
 import type { Joined } from './service.js';
 
 /** True when the viewer already has at least what the invite gives. */
 async function redundant(ctx: Context, invite: LinkInviteRow): Promise<boolean> {
-  const { level } = await inviteTargets.of(ctx, invite);
+  const { level } = await inviteTargetAnnotation.of(ctx, invite);
   return atLeast(level, givenLevel(invite));
 }
 
@@ -42,7 +42,7 @@ export const InviteLinkToOrganization = builder.objectRef<LinkInviteRow>('Invite
 });
 
 const contentOf = async (ctx: Context, invite: LinkInviteRow) => {
-  const { content } = await inviteTargets.of(ctx, invite);
+  const { content } = await inviteTargetAnnotation.of(ctx, invite);
   if (!content) throw notFound('Invite');
   return content;
 };
@@ -89,7 +89,7 @@ const linkInvites = (name: string, where: Prisma.Sql, ofParent?: ListSource<Link
   orderBy: [{ column: 'id', type: 'text' }],
   where: () => where,
   scope: (parentKey) => `${name}:${parentKey}`,
-  annotations: [inviteTargets],
+  annotations: [inviteTargetAnnotation],
 });
 
 const organizationInvites = linkInvites('link-invites', Prisma.sql`t."spaceId" IS NULL AND t."collectionId" IS NULL`);
@@ -113,7 +113,6 @@ builder.objectFields(Organization, (t) => ({
     type: InviteLinkToOrganizationList,
     description: 'Invite links to the organization (for its admins); invites to content are listed on their space or collection.',
     args: listArgs,
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       await authorize(ctx, organizations, org.id, 'admin');
       return listPage(organizationInvites, ctx, info, org.id, args);
@@ -123,7 +122,6 @@ builder.objectFields(Organization, (t) => ({
     type: OrganizationInviteLink,
     description: 'An invite link of the organization, for whoever manages it.',
     args: { inviteId: t.arg.id({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx) => (await managedLinkInvite(ctx, org.id, args.inviteId)).invite,
   }),
 }));
@@ -134,7 +132,8 @@ builder.objectField(Space, 'linkInvites', (t) =>
     description: 'Invite links to this space, for those who may manage them (`viewInviteLinks`).',
     args: listArgs,
     resolve: async (space, args, ctx, info) => {
-      if (!atLeast(await contentLevels.of(ctx, space), policies.space.viewInviteLinks)) throw forbidden('viewInviteLinks', 'Space');
+      if (!atLeast(await contentLevelAnnotation.of(ctx, space), policies.space.viewInviteLinks))
+        throw forbidden('viewInviteLinks', 'Space');
       return listPage(spaceInvites, ctx, info, `${space.organizationId}:${space.id}`, args);
     },
   }),
@@ -146,7 +145,7 @@ builder.objectField(Collection, 'linkInvites', (t) =>
     description: 'Invite links to this collection, for those who may manage them (`viewInviteLinks`).',
     args: listArgs,
     resolve: async (collection, args, ctx, info) => {
-      if (!atLeast(await contentLevels.of(ctx, collection), policies.collection.viewInviteLinks)) {
+      if (!atLeast(await contentLevelAnnotation.of(ctx, collection), policies.collection.viewInviteLinks)) {
         throw forbidden('viewInviteLinks', 'Collection');
       }
       return listPage(collectionInvites, ctx, info, `${collection.organizationId}:${collection.id}`, args);

@@ -1,6 +1,8 @@
 // Values computed for many rows at once (the viewer's level, counters) and read by field resolvers without a promise
 // each: the list engine annotates a page's rows in one batch, authorize() annotates the row it loaded, and a row that
-// arrives any other way is computed through a per-request DataLoader, batched with its siblings.
+// arrives any other way is computed through a per-request DataLoader, batched with its siblings. An annotation is named
+// for the value it gives a row, with the suffix `Annotation` (`contentLevelAnnotation.of(ctx, space)`), whatever it
+// holds: a level, counters, several facts at once.
 import { type Context, loaderFor } from './context.js';
 
 export interface RowAnnotation<Row extends object, T> {

@@ -269,7 +269,7 @@ async function grantedRoles(ctx: Context, ids: readonly string[]): Promise<Map<s
  * raised by grants. Grants are read only in organizations where the viewer has some (the membership says so), so
  * most requests pay nothing for them.
  */
-export const contentLevels = rowAnnotation<ContentRow & { id: string }, Level>('content level', async (ctx, rows) => {
+export const contentLevelAnnotation = rowAnnotation<ContentRow & { id: string }, Level>('content level', async (ctx, rows) => {
   const members = (await ctx.membership.loadMany(rows.map((row) => row.organizationId))).map((member) =>
     member instanceof Error ? undefined : member,
   );
@@ -290,7 +290,7 @@ export const collections: Resource<Collection, typeof policies.collection> = {
   loadMany: rowsOfTable('Collection'),
   loadWithQuery: (ctx, id, query) =>
     rowById(ctx, 'Collection', id, query, () => ctx.prisma.collection.findUnique({ ...query, where: { id } })),
-  level: contentLevels,
+  level: contentLevelAnnotation,
 };
 
 export const spaces: Resource<Space, typeof policies.space> = {
@@ -298,7 +298,7 @@ export const spaces: Resource<Space, typeof policies.space> = {
   policy: policies.space,
   loadMany: rowsOfTable('Space'),
   loadWithQuery: (ctx, id, query) => rowById(ctx, 'Space', id, query, () => ctx.prisma.space.findUnique({ ...query, where: { id } })),
-  level: contentLevels,
+  level: contentLevelAnnotation,
   deleted: (space) => space.deletedAt !== null,
 };
 

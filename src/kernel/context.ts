@@ -38,6 +38,20 @@ export function viewerMembershipSql(viewer: Viewer, member: 'm' | 'mine'): Prism
   return Prisma.sql`${m}."userId" = ${viewer.userId} AND NOT ${m}.disabled ${scope}`;
 }
 
+/**
+ * The viewer's memberships in the organizations of `organizationIds` (a text[] expression): each one's
+ * "organizationId", the viewer's role and whether content is granted to them or to a team of theirs there
+ * ("granted"). What the request's `membership` loader reads.
+ */
+export function viewerMembershipsSql(viewer: Viewer, organizationIds: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT m."organizationId", m.role, EXISTS (SELECT 1 FROM "ContentGrant" g
+      WHERE g."organizationId" = m."organizationId" AND (g."userId" = m."userId" OR g."teamId" IN
+        (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."organizationId" = m."organizationId" AND tm."userId" = m."userId"))
+    ) AS granted
+    FROM "Member" m
+    WHERE ${viewerMembershipSql(viewer, 'm')} AND m."organizationId" = ANY(${organizationIds})`;
+}
+
 /** What stays the same for every request of a running service. */
 export interface Services {
   prisma: PrismaClient;
@@ -140,13 +154,8 @@ export function createContext(services: Services, viewer: Viewer): Context {
     viewer,
     loaders: new Map(),
     membership: new DataLoader(async (organizationIds) => {
-      const rows = await services.sql<{ organizationId: string; role: Membership['role']; granted: boolean }>(
-        Prisma.sql`SELECT m."organizationId", m.role, EXISTS (SELECT 1 FROM "ContentGrant" g
-            WHERE g."organizationId" = m."organizationId" AND (g."userId" = m."userId" OR g."teamId" IN
-              (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."organizationId" = m."organizationId" AND tm."userId" = m."userId"))
-          ) AS granted
-          FROM "Member" m
-          WHERE ${viewerMembershipSql(viewer, 'm')} AND m."organizationId" = ANY(${[...organizationIds]}::text[])`,
+      const rows = await services.sql<Membership & { organizationId: string }>(
+        viewerMembershipsSql(viewer, Prisma.sql`${[...organizationIds]}::text[]`),
       );
       const byOrg = new Map(rows.map((r) => [r.organizationId, { role: r.role, granted: r.granted }]));
       return organizationIds.map((id) => byOrg.get(id));

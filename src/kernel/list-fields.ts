@@ -1,9 +1,9 @@
 // The GraphQL side of the list engine (lists.ts): a list field's resolver (`listPage`, one loader per field of the
 // query, so that every parent resolving it in a request shares one statement), the REST list envelope as a GraphQL
-// type, the arguments every list takes, and the field option of lists that read only their parent's key.
+// type, and the arguments every list takes.
 import type { ObjectRef } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, getNamedType } from 'graphql';
+import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import { builder } from './builder.js';
 import { type Context, loaderFor } from './context.js';
 import { type ListPage, type ListSource, loadPages, type PageArgs } from './lists.js';
@@ -57,34 +57,10 @@ export const listArgs = builder.args((t) => ({
   page: t.string({ required: false, description: 'Page token from `next.page` of the previous page.' }),
   limit: t.int({
     required: false,
-    description: `Items per page, ${MIN_LIMIT} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); ${MIN_LIMIT} answers the count alone.`,
-    ...integerRange(MIN_LIMIT, MAX_LIMIT),
+    ...integerRange(
+      MIN_LIMIT,
+      MAX_LIMIT,
+      (range) => `Items per page, ${range} (default ${DEFAULT_LIMIT}); ${MIN_LIMIT} answers the count alone.`,
+    ),
   }),
 }));
-
-/**
- * Field option of a list hanging off a parent: the field reads nothing of its parent but the key, so a resolver that
- * returns the parent may skip loading its row when nothing else is selected (see selectsOnlyListFields).
- */
-export const readsParentKeyOnly = { extensions: { readsParentKeyOnly: true } } as const;
-
-const keyOnlyFields = new WeakMap<GraphQLObjectType, Set<string>>();
-
-/** True when the query selects nothing of the returned object but its id and its lists (fragments included). */
-export function selectsOnlyListFields(info: GraphQLResolveInfo): boolean {
-  const type = getNamedType(info.returnType) as GraphQLObjectType;
-  let allowed = keyOnlyFields.get(type);
-  if (!allowed) {
-    const lists = Object.values(type.getFields()).filter((field) => field.extensions?.readsParentKeyOnly);
-    allowed = new Set(['__typename', 'id', ...lists.map((field) => field.name)]);
-    keyOnlyFields.set(type, allowed);
-  }
-  const only = (set: FieldNode['selectionSet']): boolean =>
-    !set ||
-    set.selections.every((selection) => {
-      if (selection.kind === 'Field') return allowed.has(selection.name.value);
-      if (selection.kind === 'InlineFragment') return only(selection.selectionSet);
-      return only(info.fragments[selection.name.value]?.selectionSet);
-    });
-  return info.fieldNodes.every((node) => only(node.selectionSet));
-}

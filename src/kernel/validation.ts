@@ -67,11 +67,13 @@ export const outOfRange = ({ min, max }: IntegerRange) => `must be an integer fr
 /**
  * Argument option of an integer argument: it takes `min` to `max`, anything else is a 400 naming it. The range is also
  * declared to REST, which must refuse query-string integers past GraphQL's Int before GraphQL sees them, and to the
- * OpenAPI document.
+ * OpenAPI document. Its description is `describe`'s, given the range as words (`0 to 1000`), so that the numbers it
+ * states are the ones checked.
  */
-export function integerRange(min: number, max: number) {
+export function integerRange(min: number, max: number, describe: (range: string) => string) {
   const range = { min, max };
   return {
+    description: describe(`${min} to ${max}`),
     validate: z.number().refine((value) => Number.isInteger(value) && value >= min && value <= max, outOfRange(range)),
     ...integerRangeExtension(range),
   };

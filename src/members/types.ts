@@ -8,7 +8,7 @@ import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, restEnum } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { Organization } from '../organizations/types.js';
@@ -21,7 +21,7 @@ interface MemberCounts {
 }
 
 /** Teams a member belongs to, and spaces granted to them directly or through a team: one statement per page. */
-const memberCounts = rowAnnotation<MemberRow, MemberCounts>('member counts', async (ctx, rows) => {
+const memberCountsAnnotation = rowAnnotation<MemberRow, MemberCounts>('member counts', async (ctx, rows) => {
   const keys = rows.map((row) => `${row.organizationId}:${row.userId}`);
   const counts = await ctx.sql<{ key: string; teams: number; spaces: number }>(Prisma.sql`
     SELECT k.key,
@@ -60,11 +60,11 @@ export const Member = builder.objectRef<MemberRow>('Member').implement({
     sso: t.boolean({ description: 'Whether the member signs in through the organization’s SSO.', resolve: (member) => member.sso }),
     spaceCount: t.int({
       description: 'Spaces granted to the member, directly or through their teams.',
-      resolve: async (member, _args, ctx) => (await memberCounts.of(ctx, member)).spaces,
+      resolve: async (member, _args, ctx) => (await memberCountsAnnotation.of(ctx, member)).spaces,
     }),
     teamCount: t.int({
       description: 'Teams the member belongs to.',
-      resolve: async (member, _args, ctx) => (await memberCounts.of(ctx, member)).teams,
+      resolve: async (member, _args, ctx) => (await memberCountsAnnotation.of(ctx, member)).teams,
     }),
     siteCount: t.int({
       description: 'Sites shared with the member. Sites arrive with their own domain; until then no site can be shared, so 0.',
@@ -119,7 +119,7 @@ const organizationMembers: ListSource<MemberRow, MemberListArgs> = {
   },
   scope: (organizationId, args) =>
     `members:${organizationId}:${args.role ?? ''}:${args.search ?? ''}:${args.sort ?? 'joinedAt'}:${args.order ?? 'desc'}`,
-  annotations: [memberCounts],
+  annotations: [memberCountsAnnotation],
 };
 
 builder.objectFields(Organization, (t) => ({
@@ -136,7 +136,6 @@ builder.objectFields(Organization, (t) => ({
       sort: t.arg({ type: MemberSortEnum, description: 'joinedAt (default), lastSeenAt or name.' }),
       order: t.arg({ type: ListOrderEnum, description: 'desc (default) or asc.' }),
     },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       await authorize(ctx, organizations, org.id, 'listMembers');
       return listPage(organizationMembers, ctx, info, org.id, args);
@@ -146,7 +145,6 @@ builder.objectFields(Organization, (t) => ({
     type: Member,
     description: 'One member, by user id: any member for members with a role, themselves for a guest.',
     args: { userId: t.arg.id({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx) => (await authorize(ctx, members, { id: args.userId, parent: org.id }, 'view')).row,
   }),
 }));

@@ -6,7 +6,7 @@ import { Prisma, type OpenAPISpec as SpecRow, type OpenAPISpecVersion as Version
 import { OpenAPIProcessErrorCode, OpenAPIProcessingState } from '../generated/prisma/enums.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { ApiError, notFound } from '../kernel/errors.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
@@ -215,7 +215,6 @@ builder.objectFields(Organization, (t) => ({
     type: OpenAPISpecList,
     description: 'The organization’s OpenAPI specifications, by slug.',
     args: listArgs,
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       await checkSpecAction(ctx, org.id, 'view');
       return listPage(organizationSpecs, ctx, info, org.id, args);
@@ -225,7 +224,6 @@ builder.objectFields(Organization, (t) => ({
     type: 'OpenAPISpec',
     description: 'The organization’s OpenAPI specification with this slug.',
     args: { slug: t.arg.string({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (query, org, args, ctx) => {
       await checkSpecAction(ctx, org.id, 'view');
       const spec = await ctx.prisma.openAPISpec.findUnique({

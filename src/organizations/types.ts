@@ -2,13 +2,14 @@
 
 import { type Organization as OrganizationRow, Prisma } from '../generated/prisma/client.js';
 import { BillingPlan, OrganizationCommunityType, OrganizationType, OrganizationUseCase } from '../generated/prisma/enums.js';
-import { authorize, organizations } from '../kernel/authorize.js';
+import { authorizeRow, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
-import { type Context, loaderFor, viewerMembershipSql } from '../kernel/context.js';
+import { type Context, loaderFor, viewerMembershipSql, viewerMembershipsSql } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import { listArgs, listOf, listPage, selectsOnlyListFields } from '../kernel/list-fields.js';
+import { notFound } from '../kernel/errors.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
-import { policies } from '../kernel/permissions.js';
+import { type Membership, policies } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 
 const OrganizationTypeEnum = prismaEnum('OrganizationType', OrganizationType);
@@ -125,6 +126,20 @@ const viewerOrganizations: ListSource<OrganizationRow> = {
   annotations: [organizations.level],
 };
 
+/**
+ * The organization's row, read with the viewer's membership in it (primed in the request's membership loader, so that
+ * authorizing it reads nothing more); null when there is no such organization.
+ */
+async function withMembership(ctx: Context, id: string): Promise<OrganizationRow | null> {
+  const [found] = await ctx.sql<OrganizationRow & { __membership: Membership | null }>(Prisma.sql`
+    SELECT o.*, (SELECT to_jsonb(ms) FROM (${viewerMembershipsSql(ctx.viewer, Prisma.sql`ARRAY[o.id]`)}) ms) AS "__membership"
+      FROM "Organization" o WHERE o.id = ${id}`);
+  if (!found) return null;
+  const { __membership, ...row } = found;
+  ctx.membership.prime(id, __membership ? { role: __membership.role, granted: __membership.granted } : undefined);
+  return row;
+}
+
 builder.queryFields((t) => ({
   organizations: t.field({
     type: OrganizationList,
@@ -135,11 +150,11 @@ builder.queryFields((t) => ({
   organization: t.prismaField({
     type: 'Organization',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx, info) => {
-      const { row } = await authorize(ctx, organizations, args.id, 'view');
-      // Membership proves the organization exists: when only its lists are selected, its row is not needed.
-      if (selectsOnlyListFields(info)) return row as OrganizationRow;
-      return ctx.prisma.organization.findUniqueOrThrow({ ...query, where: { id: args.id } });
+    resolve: async (_query, _root, args, ctx) => {
+      const row = await withMembership(ctx, args.id);
+      if (!row) throw notFound('Organization');
+      await authorizeRow(ctx, organizations, row, 'view');
+      return row;
     },
   }),
   organizationsForEmailDomain: t.field({

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
-import { listArgs, listOf, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf } from '../kernel/list-fields.js';
 import type { ListPage } from '../kernel/lists.js';
 import { appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
@@ -124,7 +124,6 @@ builder.objectField(Organization, 'search', (t) =>
     description:
       'The current content of the organization’s spaces that the viewer can see, ranked: pages of results hold `limit` matching pages, grouped by space.',
     args: searchArgs,
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       await authorize(ctx, organizations, org.id, 'view');
       const results = await search(ctx, info, 'organization', org.id, args);

@@ -13,9 +13,9 @@ import type { Context } from '../kernel/context.js';
 import { ApiError } from '../kernel/errors.js';
 import { verifyVisitorToken } from '../publishing-auth/visitors.js';
 import { activeShareLink } from '../share-links/keys.js';
-import { presentedShareKeys, publishedUrl, siteBaseUrl } from '../sites/urls.js';
+import { presentedShareKeyAnnotation, publishedUrl, siteBaseUrl } from '../sites/urls.js';
 import { siteSpaceUrlPath } from './paths.js';
-import { provenShareKey, type Structure, sectionSiteSpaces, structureOf } from './structure.js';
+import { provenShareKey, type Structure, sectionSiteSpacesAnnotation, structureOf } from './structure.js';
 
 /**
  * The site's customization as the published spec (0.202, SiteCustomizationSettings) requires it whole: these defaults
@@ -81,7 +81,7 @@ export interface PublishedView {
  */
 export async function publishedView(ctx: Context, site: SiteRow, shareKey: string | null | undefined): Promise<PublishedView> {
   const key = site.visibility === 'share_link' ? await provenShareKey(ctx, site.id, shareKey) : null;
-  if (key) presentedShareKeys.set(site, key);
+  if (key) presentedShareKeyAnnotation.set(site, key);
   return {
     site,
     structure: await structureOf(ctx, site.id, { live: true, key, for: 'viewer' }),
@@ -185,7 +185,7 @@ async function placeIn(ctx: Context, site: SiteRow, structure: Structure, rest: 
     if (named) used++;
     sectionSettled = !!named || sections.length === 1;
     // Recorded by structureOf: no statement.
-    candidates = section ? await sectionSiteSpaces.of(ctx, section) : [];
+    candidates = section ? await sectionSiteSpacesAnnotation.of(ctx, section) : [];
   }
   const defaultId = section ? section.defaultSiteSpaceId : site.defaultSiteSpaceId;
   const named = candidates.find((candidate) => candidate.path === rest[used]);

@@ -74,7 +74,9 @@ export function publishedUrlsOf(ctx: Context, json: unknown): SpacePublishedUrls
 }
 
 /** The published URL a read of the space proved with a share key (sharedPublishedUrl); null for every other read. */
-export const sharedPublishedUrls = rowAnnotation<Space, string | null>('shared published URL', async (_ctx, rows) => rows.map(() => null));
+export const sharedPublishedUrlAnnotation = rowAnnotation<Space, string | null>('shared published URL', async (_ctx, rows) =>
+  rows.map(() => null),
+);
 
 /**
  * The space's URL in the published share-link site that this key (an active share link's) opens, carrying the key:

@@ -6,7 +6,7 @@ import { rowAnnotation } from '../kernel/annotations.js';
 import type { Context } from '../kernel/context.js';
 import { visibleToViewerSql } from '../kernel/permissions.js';
 import { activeShareLink } from '../share-links/keys.js';
-import { presentedShareKeys } from '../sites/urls.js';
+import { presentedShareKeyAnnotation } from '../sites/urls.js';
 
 export interface Structure {
   type: 'sections' | 'siteSpaces';
@@ -17,7 +17,7 @@ export interface Structure {
  * A section's site spaces by position, those whose space the viewer can see: one statement for every section of a
  * page. The published view records the live ones itself (set), with the share key it proved.
  */
-export const sectionSiteSpaces = rowAnnotation<SiteSectionRow, SiteSpaceRow[]>('section site spaces', async (ctx, sections) => {
+export const sectionSiteSpacesAnnotation = rowAnnotation<SiteSectionRow, SiteSpaceRow[]>('section site spaces', async (ctx, sections) => {
   const rows = await ctx.sql<SiteSpaceRow>(Prisma.sql`
     SELECT ss.* FROM "SiteSpace" ss JOIN "Space" sp ON sp.id = ss."spaceId"
      WHERE ss."sectionId" = ANY(${sections.map((section) => section.id)}::text[]) AND ${visibleToViewerSql(ctx.viewer, 'sp')}
@@ -27,7 +27,7 @@ export const sectionSiteSpaces = rowAnnotation<SiteSectionRow, SiteSpaceRow[]>('
 
 /** Records a proven share key on rows an answer returns, so that their published URLs carry it. */
 export function presentKey(rows: readonly object[], key: string | null): void {
-  if (key) for (const row of rows) presentedShareKeys.set(row, key);
+  if (key) for (const row of rows) presentedShareKeyAnnotation.set(row, key);
 }
 
 /**
@@ -53,7 +53,7 @@ export async function structureOf(
   if (!sections.length) return { type: 'siteSpaces', structure: siteSpaces.filter((row) => !row.sectionId) } satisfies Structure;
   const shown = live ? sections.filter((section) => !section.draft) : sections;
   for (const section of shown) {
-    sectionSiteSpaces.set(
+    sectionSiteSpacesAnnotation.set(
       section,
       siteSpaces.filter((row) => row.sectionId === section.id),
     );

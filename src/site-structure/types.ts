@@ -19,11 +19,11 @@ import { visibleToViewerSql } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
 import { shareKeyArgument } from '../share-links/keys.js';
-import { presentedShareKeys, visiblePublishedUrl } from '../sites/urls.js';
+import { presentedShareKeyAnnotation, visiblePublishedUrl } from '../sites/urls.js';
 import { Space } from '../spaces/types.js';
 import { siteSections, siteSpaces } from './access.js';
 import { isDefaultSiteSpace, sectionUrlPath, siteSpaceUrlPath } from './paths.js';
-import { presentKey, provenShareKey, type Structure, sectionSiteSpaces, structureOf } from './structure.js';
+import { presentKey, provenShareKey, type Structure, sectionSiteSpacesAnnotation, structureOf } from './structure.js';
 
 /** The site and section a site space sits in (batched with every other site space of the request). */
 async function placeOf(ctx: Context, row: SiteSpaceRow) {
@@ -116,7 +116,7 @@ export const SiteSection = builder.prismaObject('SiteSection', {
       type: [SiteSpace],
       description: 'Its site spaces, by position.',
       resolve: async (row, _args, ctx) => {
-        const [rows, key] = await Promise.all([sectionSiteSpaces.of(ctx, row), presentedShareKeys.of(ctx, row)]);
+        const [rows, key] = await Promise.all([sectionSiteSpacesAnnotation.of(ctx, row), presentedShareKeyAnnotation.of(ctx, row)]);
         presentKey(rows, key);
         return rows;
       },
@@ -192,7 +192,7 @@ const sectionsOfSite: ListSource<SiteSectionRow> = {
   where: () => Prisma.sql`TRUE`,
   scope: (siteId) => `sites/${siteId}/sections`,
   fetch: (ctx, query, ids) => ctx.prisma.siteSection.findMany({ ...query, where: { id: { in: ids } } }),
-  annotations: [sectionSiteSpaces],
+  annotations: [sectionSiteSpacesAnnotation],
 };
 
 /** A page of one of the site's lists, its rows carrying the share key the request proved (for their published URLs). */

@@ -7,13 +7,13 @@ import { type Resource, rowsOfTable } from '../kernel/authorize.js';
 import { type Level, policies, visibleToViewerSql } from '../kernel/permissions.js';
 
 /** The viewer's level on sites: their role in each site's organization (none for guests). */
-export const siteLevels = rowAnnotation<Pick<Site, 'organizationId'>, Level>('site level', async (ctx, rows) => {
+export const siteLevelAnnotation = rowAnnotation<Pick<Site, 'organizationId'>, Level>('site level', async (ctx, rows) => {
   const members = await ctx.membership.loadMany(rows.map((row) => row.organizationId));
   return members.map((member) => (member instanceof Error || !member ? null : member.role));
 });
 
 /** Site spaces of each site whose space the viewer can see: one statement per page of sites. */
-export const siteSpaceCounts = rowAnnotation<Site, number>('site space count', async (ctx, rows) => {
+export const siteSpaceCountAnnotation = rowAnnotation<Site, number>('site space count', async (ctx, rows) => {
   const ids = rows.map((row) => row.id);
   const counts = await ctx.sql<{ id: string; count: number }>(Prisma.sql`
     SELECT s.id, (SELECT count(*)::int FROM "SiteSpace" ss JOIN "Space" sp ON sp.id = ss."spaceId"
@@ -27,6 +27,6 @@ export const sites: Resource<Site, typeof policies.site> = {
   kind: 'Site',
   policy: policies.site,
   loadMany: rowsOfTable('Site'),
-  level: siteLevels,
+  level: siteLevelAnnotation,
   parentKey: 'organizationId',
 };

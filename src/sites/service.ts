@@ -10,7 +10,7 @@ import { visibleToViewerSql } from '../kernel/permissions.js';
 import { MAIN, pageContent, writeRevision } from '../revisions/store.js';
 import { uniquePath } from '../site-structure/paths.js';
 import { createSpace } from '../spaces/service.js';
-import { siteSpaceCounts, sites } from './access.js';
+import { siteSpaceCountAnnotation, sites } from './access.js';
 import { type AdaptiveSchemaView, checkAdaptiveSchema } from './adaptive-schema.js';
 import { claimHost, proxyHost, releaseHostname, releaseProxyHost, withLowercaseHost } from './claims.js';
 
@@ -122,7 +122,7 @@ export async function createSite(ctx: Context, organizationId: string, input: Ne
   } else {
     site = await ctx.prisma.site.create({ data });
   }
-  siteSpaceCounts.set(site, siteSpaces.length);
+  siteSpaceCountAnnotation.set(site, siteSpaces.length);
   return site;
 }
 

@@ -5,13 +5,13 @@ import { Prisma, type Site as SiteRow } from '../generated/prisma/client.js';
 import { authorize, authorizeRow, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { ApiError } from '../kernel/errors.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { atLeast, policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { rules } from '../kernel/validation.js';
 import { Organization } from '../organizations/types.js';
-import { siteLevels, siteSpaceCounts, sites } from './access.js';
+import { siteLevelAnnotation, siteSpaceCountAnnotation, sites } from './access.js';
 import type { AdaptiveSchemaView } from './adaptive-schema.js';
 import { SITE_FEATURE_KEYS, SITE_FEATURES, type SiteFeature as SiteFeatureRow } from './features.js';
 import { siteBaseUrl, visiblePublishedUrl } from './urls.js';
@@ -133,11 +133,14 @@ export const Site = builder.prismaObject('Site', {
     }),
     visibility: t.expose('visibility', { type: SiteVisibilityEnum }),
     defaultLevel: t.field({ type: SiteDefaultLevelEnum, resolve: () => 'inherit' as const }),
-    permissions: t.field({ type: SitePermissions, resolve: (site, _args, ctx) => permissionsFor(policies.site, siteLevels.of(ctx, site)) }),
+    permissions: t.field({
+      type: SitePermissions,
+      resolve: (site, _args, ctx) => permissionsFor(policies.site, siteLevelAnnotation.of(ctx, site)),
+    }),
     published: t.exposeBoolean('published', { description: 'Whether the site is live for its audience.' }),
     siteSpaceCount: t.int({
       description: 'Site spaces of the site, in any section, whose space the viewer can see.',
-      resolve: (site, _args, ctx) => siteSpaceCounts.of(ctx, site),
+      resolve: (site, _args, ctx) => siteSpaceCountAnnotation.of(ctx, site),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     adaptiveContent: t.field({ type: SiteAdaptiveContent, resolve: (site) => ({ enabled: site.adaptiveContentEnabled }) }),
@@ -214,14 +217,13 @@ const organizationSites: ListSource<SiteRow, SiteListArgs> = {
   scope: (organizationId, args) =>
     `orgs/${organizationId}/sites:${JSON.stringify([args.space ?? null, args.title ?? null, args.published ?? null, args.type ?? null])}`,
   fetch: (ctx, query, ids) => ctx.prisma.site.findMany({ ...query, where: { id: { in: ids } } }),
-  annotations: [siteLevels, siteSpaceCounts],
+  annotations: [siteLevelAnnotation, siteSpaceCountAnnotation],
 };
 
 builder.objectFields(Organization, (t) => ({
   site: t.field({
     type: Site,
     args: { id: t.arg.id({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx) => (await authorize(ctx, sites, { id: args.id, parent: org.id }, 'view')).row,
   }),
   sites: t.field({
@@ -234,7 +236,6 @@ builder.objectFields(Organization, (t) => ({
       published: t.arg.boolean({ description: 'Only published (true) or unpublished (false) sites.' }),
       type: t.arg({ type: [SiteTypeEnum], description: 'Only sites of these types.', validate: z.array(z.string()).max(6) }),
     },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       const { level } = await authorize(ctx, organizations, org.id, 'view');
       if (!atLeast(level, policies.site.view)) return { items: [], count: 0 };

@@ -27,11 +27,13 @@ export function publishedUrl(base: string, path: string, shareKey?: string): str
  * The share key a request presented and proved valid (the published view, a redirect lookup), recorded on the site,
  * site-space and site-section rows it answers with; null for every other request.
  */
-export const presentedShareKeys = rowAnnotation<object, string | null>('presented share key', async (_ctx, rows) => rows.map(() => null));
+export const presentedShareKeyAnnotation = rowAnnotation<object, string | null>('presented share key', async (_ctx, rows) =>
+  rows.map(() => null),
+);
 
 /**
  * A published URL as a caller may see it: only for a published site, and for a `share-link` site only with the share
- * key the request presented (`row` carries it, see presentedShareKeys).
+ * key the request presented (`row` carries it, see presentedShareKeyAnnotation).
  */
 export async function visiblePublishedUrl(
   ctx: Context,
@@ -41,6 +43,6 @@ export async function visiblePublishedUrl(
 ): Promise<string | null> {
   if (!site.published) return null;
   if (site.visibility !== 'share_link') return publishedUrl(siteBaseUrl(ctx, site), path);
-  const key = await presentedShareKeys.of(ctx, row);
+  const key = await presentedShareKeyAnnotation.of(ctx, row);
   return key ? publishedUrl(siteBaseUrl(ctx, site), path, key) : null;
 }

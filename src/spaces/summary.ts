@@ -17,7 +17,7 @@ export interface SpaceCounts {
 /** What the summary's statement reads of a space. */
 type SpaceSummary = SpaceCounts & { gitSync: GitSyncSummary | null; urls: SpacePublishedUrls };
 
-export const spaceSummary = rowAnnotation<Pick<Space, 'id'>, SpaceSummary>('space summary', async (ctx, spaces) => {
+export const spaceSummaryAnnotation = rowAnnotation<Pick<Space, 'id'>, SpaceSummary>('space summary', async (ctx, spaces) => {
   const ids = spaces.map((space) => space.id);
   // Two grouped scans over the spaces' rows, rather than a subquery per space and counter. A space's comments are its
   // own, not those of its change requests (each counts its own).

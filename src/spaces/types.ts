@@ -1,17 +1,17 @@
 // The Space type, the query that returns one, and the spaces lists of organizations and collections.
 import { Collection } from '../collections/types.js';
 import { Prisma, type Space as SpaceRow } from '../generated/prisma/client.js';
-import { authorize, contentLevels, spaces } from '../kernel/authorize.js';
+import { authorize, contentLevelAnnotation, spaces } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { apiUrl, appUrl } from '../kernel/urls.js';
 import { Organization } from '../organizations/types.js';
 import { shareKeyArgument } from '../share-links/keys.js';
-import { sharedPublishedUrl, sharedPublishedUrls } from '../site-structure/space-urls.js';
-import { type SpaceCounts, spaceSummary } from './summary.js';
+import { sharedPublishedUrl, sharedPublishedUrlAnnotation } from '../site-structure/space-urls.js';
+import { type SpaceCounts, spaceSummaryAnnotation } from './summary.js';
 
 export const SpaceVisibilityEnum = restEnum('SpaceVisibility', {
   public: 'public',
@@ -41,12 +41,12 @@ const SpaceUrls = builder.objectRef<SpaceLinks>('SpaceUrls').implement({
         'Published URL: where the space is live in a published site that is not share-link; read with an active share key ' +
         '(`shareKey`), where it is live in the share-link site the key opens, carrying the key.',
       resolve: async (links, _args, ctx) =>
-        (await sharedPublishedUrls.of(ctx, links.space)) ?? (await spaceSummary.of(ctx, links.space)).urls.published,
+        (await sharedPublishedUrlAnnotation.of(ctx, links.space)) ?? (await spaceSummaryAnnotation.of(ctx, links.space)).urls.published,
     }),
     public: t.string({
       nullable: true,
       description: 'Public URL: the published URL, when that site is public.',
-      resolve: async (links, _args, ctx) => (await spaceSummary.of(ctx, links.space)).urls.public,
+      resolve: async (links, _args, ctx) => (await spaceSummaryAnnotation.of(ctx, links.space)).urls.public,
     }),
     icon: t.exposeString('icon', { nullable: true }),
   }),
@@ -60,8 +60,8 @@ const VisitorAuth = builder.objectRef<{ backend: string }>('SpaceVisitorAuth').i
 
 const counter =
   (key: keyof SpaceCounts) =>
-  (space: SpaceRow, _args: unknown, ctx: Parameters<typeof spaceSummary.of>[0]): number | Promise<number> => {
-    const summary = spaceSummary.of(ctx, space);
+  (space: SpaceRow, _args: unknown, ctx: Parameters<typeof spaceSummaryAnnotation.of>[0]): number | Promise<number> => {
+    const summary = spaceSummaryAnnotation.of(ctx, space);
     return summary instanceof Promise ? summary.then((known) => known[key]) : summary[key];
   };
 
@@ -102,7 +102,10 @@ export const Space = builder.prismaObject('Space', {
       type: SpaceUrls,
       resolve: (s, _args, ctx) => ({ location: apiUrl(ctx, `spaces/${s.id}`), app: appUrl(ctx, `s/${s.id}`), icon: null, space: s }),
     }),
-    permissions: t.field({ type: SpacePermissions, resolve: (s, _args, ctx) => permissionsFor(policies.space, contentLevels.of(ctx, s)) }),
+    permissions: t.field({
+      type: SpacePermissions,
+      resolve: (s, _args, ctx) => permissionsFor(policies.space, contentLevelAnnotation.of(ctx, s)),
+    }),
   }),
 });
 
@@ -119,7 +122,7 @@ const liveSpaces = (parentColumn: 'organizationId' | 'parentId', scope: (parentK
   where: (ctx) => Prisma.sql`t."deletedAt" IS NULL AND ${visibleToViewerSql(ctx.viewer)}`,
   scope,
   fetch: (ctx, query, ids) => ctx.prisma.space.findMany({ ...query, where: { id: { in: ids } } }),
-  annotations: [contentLevels, spaceSummary],
+  annotations: [contentLevelAnnotation, spaceSummaryAnnotation],
 });
 const organizationSpaces = liveSpaces('organizationId', (id) => `orgs/${id}/spaces`);
 const collectionSpaces = liveSpaces('parentId', (id) => `collections/${id}/spaces`);
@@ -131,7 +134,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }), shareKey: t.arg.string(shareKeyArgument) },
     resolve: async (query, _root, args, ctx) => {
       const { row } = await authorize(ctx, spaces, args.id, 'view', { query });
-      if (args.shareKey) sharedPublishedUrls.set(row, await sharedPublishedUrl(ctx, row.id, args.shareKey));
+      if (args.shareKey) sharedPublishedUrlAnnotation.set(row, await sharedPublishedUrl(ctx, row.id, args.shareKey));
       return row;
     },
   }),
@@ -142,7 +145,6 @@ builder.objectField(Organization, 'spaces', (t) =>
     type: SpaceList,
     description: 'Spaces of the organization that the viewer can see, deleted ones excepted.',
     args: listArgs,
-    ...readsParentKeyOnly,
     resolve: (org, args, ctx, info) => listPage(organizationSpaces, ctx, info, org.id, args),
   }),
 );
@@ -152,7 +154,6 @@ builder.objectField(Collection, 'spaces', (t) =>
     type: SpaceList,
     description: 'Spaces directly in this collection that the viewer can see, deleted ones excepted.',
     args: listArgs,
-    ...readsParentKeyOnly,
     resolve: (collection, args, ctx, info) => listPage(collectionSpaces, ctx, info, collection.id, args),
   }),
 );

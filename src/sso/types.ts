@@ -6,7 +6,7 @@ import { SamlProviderStatus } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
@@ -121,7 +121,6 @@ builder.objectFields(Organization, (t) => ({
     type: SamlProviderList,
     description: 'SAML providers of the organization, in the order they were added. Admins only.',
     args: listArgs,
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       await authorize(ctx, organizations, org.id, 'admin');
       return listPage(organizationProviders, ctx, info, org.id, args);
@@ -131,13 +130,11 @@ builder.objectFields(Organization, (t) => ({
     type: SamlProvider,
     description: 'One SAML provider of the organization. Admins only.',
     args: { samlProviderId: t.arg.id({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx) => (await authorize(ctx, samlProviders, { id: args.samlProviderId, parent: org.id }, 'view')).row,
   }),
   ssoProviderLogins: t.field({
     type: SsoProviderLoginList,
     description: 'The active SAML providers, to sign in with: for any member.',
-    ...readsParentKeyOnly,
     resolve: async (org, _args, ctx) => {
       await authorize(ctx, organizations, org.id, 'view');
       const items = await ctx.sql<SsoProviderLoginRow>(Prisma.sql`

@@ -6,7 +6,7 @@ import { type Guard, inheritedLevel, type Resource, rowsOfTable } from '../kerne
 import { type Level, policies, teamLevel } from '../kernel/permissions.js';
 
 /** The viewer's level on teams: the organization's, or admin on the teams they own. One statement per batch. */
-export const teamLevels = rowAnnotation<TeamRow, Level>('team level', async (ctx, rows) => {
+export const teamLevelAnnotation = rowAnnotation<TeamRow, Level>('team level', async (ctx, rows) => {
   const owned = await ctx.sql<{ teamId: string }>(Prisma.sql`
     SELECT "teamId" FROM "TeamMember"
      WHERE "userId" = ${ctx.viewer.userId} AND role = 'owner' AND "teamId" = ANY(${rows.map((row) => row.id)}::text[])`);
@@ -22,7 +22,7 @@ export const teams: Resource<TeamRow, typeof policies.team> = {
   kind: 'Team',
   policy: policies.team,
   loadMany: rowsOfTable('Team'),
-  level: teamLevels,
+  level: teamLevelAnnotation,
   parentKey: 'organizationId',
 };
 

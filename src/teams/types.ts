@@ -8,18 +8,18 @@ import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { loaderFor } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
-import { listArgs, listOf, listPage, readsParentKeyOnly } from '../kernel/list-fields.js';
+import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { permissionsOf, policies } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { Member } from '../members/types.js';
 import { Organization } from '../organizations/types.js';
-import { teamLevels, teamMembers, teams } from './access.js';
+import { teamLevelAnnotation, teamMembers, teams } from './access.js';
 
 export const TeamRoleEnum = prismaEnum('TeamRole', TeamRole, 'owner: manages the team’s members; member: belongs to it.');
 
 /** Members of each team, and spaces granted to it: one statement per page. */
-const teamCounts = rowAnnotation<TeamRow, { members: number; spaces: number }>('team counts', async (ctx, rows) => {
+const teamCountsAnnotation = rowAnnotation<TeamRow, { members: number; spaces: number }>('team counts', async (ctx, rows) => {
   const ids = rows.map((row) => row.id);
   const counts = await ctx.sql<{ id: string; members: number; spaces: number }>(Prisma.sql`
     SELECT t.id,
@@ -41,14 +41,17 @@ export const Team = builder.objectRef<TeamRow>('Team').implement({
     title: t.exposeString('title'),
     memberCount: t.int({
       description: 'Members of the team.',
-      resolve: async (team, _args, ctx) => (await teamCounts.of(ctx, team)).members,
+      resolve: async (team, _args, ctx) => (await teamCountsAnnotation.of(ctx, team)).members,
     }),
     spaceCount: t.int({
       description: 'Spaces the team has been granted access to.',
-      resolve: async (team, _args, ctx) => (await teamCounts.of(ctx, team)).spaces,
+      resolve: async (team, _args, ctx) => (await teamCountsAnnotation.of(ctx, team)).spaces,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    permissions: t.field({ type: TeamPermissions, resolve: (team, _args, ctx) => permissionsFor(policies.team, teamLevels.of(ctx, team)) }),
+    permissions: t.field({
+      type: TeamPermissions,
+      resolve: (team, _args, ctx) => permissionsFor(policies.team, teamLevelAnnotation.of(ctx, team)),
+    }),
   }),
 });
 export const TeamList = listOf('Team', Team);
@@ -115,7 +118,7 @@ const organizationTeams: ListSource<TeamRow, TeamListArgs> = {
         : Prisma.empty
     }`,
   scope: (organizationId, args) => `teams:${organizationId}:${args.title ?? ''}:${args.owner ?? ''}`,
-  annotations: [teamLevels, teamCounts],
+  annotations: [teamLevelAnnotation, teamCountsAnnotation],
 };
 
 const membersOfTeam: ListSource<TeamMemberRow> = {
@@ -139,7 +142,6 @@ builder.objectFields(Organization, (t) => ({
       title: t.arg.string({ description: 'Only teams whose title contains this text, case-insensitively.', validate: z.string().max(64) }),
       owner: t.arg.id({ description: 'A member’s user id: only the teams they can manage.' }),
     },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx, info) => {
       await authorize(ctx, organizations, org.id, 'listTeams');
       return listPage(organizationTeams, ctx, info, org.id, args);
@@ -148,7 +150,6 @@ builder.objectFields(Organization, (t) => ({
   team: t.field({
     type: Team,
     args: { teamId: t.arg.id({ required: true }) },
-    ...readsParentKeyOnly,
     resolve: async (org, args, ctx) => (await authorize(ctx, teams, { id: args.teamId, parent: org.id }, 'view')).row,
   }),
 }));

@@ -31,7 +31,7 @@ export const users: Resource<UserRow, typeof policies.user> = {
  * Whether the viewer may read each user's e-mail address: their own, and that of anyone in an organization where the
  * viewer has a role. Guests see people by name and photo only. Only a viewer who is a guest somewhere costs a statement.
  */
-const emailsShown = rowAnnotation<UserRow, boolean>('user e-mail shown', async (ctx, rows) => {
+const emailShownAnnotation = rowAnnotation<UserRow, boolean>('user e-mail shown', async (ctx, rows) => {
   if (!ctx.viewer.guestSomewhere) return rows.map(() => true);
   const others = rows.map((row) => row.id).filter((id) => id !== ctx.viewer.userId);
   const shown = others.length
@@ -56,7 +56,7 @@ export const User = builder.prismaObject('User', {
     email: t.string({
       nullable: true,
       description: 'Shown to the user and to members with a role in one of their organizations; null for guests.',
-      resolve: async (user, _args, ctx) => ((await emailsShown.of(ctx, user)) ? user.email : null),
+      resolve: async (user, _args, ctx) => ((await emailShownAnnotation.of(ctx, user)) ? user.email : null),
     }),
     photoURL: t.exposeString('photoURL', { nullable: true }),
     urls: t.field({ type: UserUrls, resolve: (user, _args, ctx) => ({ location: apiUrl(ctx, `users/${user.id}`) }) }),

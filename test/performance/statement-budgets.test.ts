@@ -19,7 +19,8 @@ const budgets: Record<string, number> = Object.assign(
     'GET /v1/user': 2,
     'GET /v1/users/:userId': 3,
     'GET /v1/orgs': 3,
-    'GET /v1/orgs/:organizationId': 3,
+    // The organization's row and the viewer's membership in it are one statement.
+    'GET /v1/orgs/:organizationId': 2,
     'PATCH /v1/orgs/:organizationId': 4,
     'GET /v1/email-domains/:emailDomain/orgs': 4,
     'GET /v1/orgs/:organizationId/members': 5,
