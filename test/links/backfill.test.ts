@@ -2,11 +2,10 @@
 // markdown links to a page or a file by path, and the backfill (src/links/backfill.ts) resolves each one from its
 // page's file in the revision that wrote it, batch after batch, then the API lists those links in-app and reads them
 // as references and as paths from the pages' files as they are now.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pageVersionHooks } from '../../src/composition.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
-import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
+import { applyMigrations } from '../../src/db/migrations.js';
 import { installJobQueue } from '../../src/jobs/queue.js';
 import { startScheduledJobs } from '../../src/jobs/schedule.js';
 import { backfillLinks } from '../../src/links/backfill.js';
@@ -14,15 +13,13 @@ import { writeRevision } from '../../src/revisions/store.js';
 import { schedule } from '../../src/tasks.js';
 import { file, page, publish } from '../revisions/content.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { createDatabaseBefore, type TestDatabase } from '../support/database.js';
 import { buildSpace } from '../support/factories.js';
-import { databaseUrl, withAdminClient } from '../support/global-setup.js';
 import { until } from '../support/until.js';
 import { buildWorld, type World } from '../support/world.js';
 
-const LINKS_MIGRATION = readMigrations().find((migration) => migration.name.endsWith('_link_backlog'))!;
-
 let url: string;
-let name: string;
+let upgraded: TestDatabase | undefined;
 let database: Database;
 let world: World;
 let t: TestApp;
@@ -43,14 +40,8 @@ const versionOf = async (pageId: string, validFrom: number, line = 'main') =>
 
 beforeAll(async () => {
   // A database as it stood before links were stored by id: the migrations before it, and content with relative links.
-  const serverUrl = inject('templateDatabaseUrl');
-  name = `link_backfill_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
-  url = databaseUrl(serverUrl, name);
-  await applyMigrations(
-    url,
-    readMigrations().filter((migration) => migration.name < LINKS_MIGRATION.name),
-  );
+  upgraded = await createDatabaseBefore('_link_backlog');
+  url = upgraded.url;
   // The job queue's schema too, as the migrations come with it: a write of links to URLs enqueues their check.
   await installJobQueue(url);
   database = connectDatabase(url);
@@ -98,8 +89,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await database?.close();
-  const serverUrl = inject('templateDatabaseUrl');
-  await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
+  await upgraded?.drop();
 });
 
 const links = async () => {

@@ -1,22 +1,19 @@
 // Content written before the search index existed: the index's migration lists the spaces that had content, and the
 // backfill (src/search/backfill.ts) indexes their current pages, batch after batch, then finds them through the API.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../src/db/client.js';
-import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
+import { applyMigrations } from '../../src/db/migrations.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
 import { MAIN } from '../../src/revisions/store.js';
 import { backfillSearchIndex } from '../../src/search/backfill.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { createDatabaseBefore, type TestDatabase } from '../support/database.js';
 import { buildSpace } from '../support/factories.js';
-import { databaseUrl, withAdminClient } from '../support/global-setup.js';
 import { buildWorld, type World } from '../support/world.js';
 
-const SEARCH_MIGRATION = readMigrations().find((migration) => migration.name.endsWith('_search_index'))!;
-
 let url: string;
-let name: string;
+let upgraded: TestDatabase | undefined;
 let database: Database;
 let world: World;
 let t: TestApp;
@@ -24,14 +21,8 @@ const spaces: Record<'legacy' | 'empty' | 'gone', string> = { legacy: '', empty:
 
 beforeAll(async () => {
   // A database as it stood before the search index: the migrations before it, and content.
-  const serverUrl = inject('templateDatabaseUrl');
-  name = `search_backfill_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
-  url = databaseUrl(serverUrl, name);
-  await applyMigrations(
-    url,
-    readMigrations().filter((migration) => migration.name < SEARCH_MIGRATION.name),
-  );
+  upgraded = await createDatabaseBefore('_search_index');
+  url = upgraded.url;
   database = connectDatabase(url);
   const prisma = database.prisma;
   world = await buildWorld(prisma);
@@ -60,8 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await database?.close();
-  const serverUrl = inject('templateDatabaseUrl');
-  await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
+  await upgraded?.drop();
 });
 
 const found = async (query: string) => {

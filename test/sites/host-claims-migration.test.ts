@@ -1,26 +1,24 @@
 // Hostnames and proxies set before proof was required: the claims' migration grandfathers them (active, without
 // proof) until their first periodic check, one HOSTNAME_RECHECK_MINUTES after the upgrade; a proxy host that several
 // organizations had goes to the organization of the oldest site, and one that was a site's hostname to that hostname.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../src/db/client.js';
-import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
+import { applyMigrations } from '../../src/db/migrations.js';
 import { newId } from '../../src/kernel/ids.js';
 import { scheduleHostnameChecks } from '../../src/sites/proof.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { createDatabaseBefore, type TestDatabase } from '../support/database.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns.js';
 import { buildSpace } from '../support/factories.js';
-import { databaseUrl, withAdminClient } from '../support/global-setup.js';
 import { expectMatchesSpec } from '../support/openapi.js';
 import { until } from '../support/until.js';
 import { buildWorld, type World } from '../support/world.js';
 
-const CLAIMS_MIGRATION = readMigrations().find((migration) => migration.name.endsWith('_host_claims'))!;
 const SITES = 'https://sites.example.com';
 const RECHECK_MINUTES = 60;
 
 let url: string;
-let name: string;
+let upgraded: TestDatabase | undefined;
 let database: Database;
 let dns: TestDnsServer;
 let world: World;
@@ -36,14 +34,8 @@ const sites: Record<'hosted' | 'proxied' | 'sharing' | 'latecomer' | 'underHostn
 
 beforeAll(async () => {
   // A database as it stood before claims: the migrations before theirs, and sites with hostnames and proxies.
-  const serverUrl = inject('templateDatabaseUrl');
-  name = `host_claims_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
-  url = databaseUrl(serverUrl, name);
-  await applyMigrations(
-    url,
-    readMigrations().filter((migration) => migration.name < CLAIMS_MIGRATION.name),
-  );
+  upgraded = await createDatabaseBefore('_host_claims');
+  url = upgraded.url;
   database = connectDatabase(url);
   const prisma = database.prisma;
   world = await buildWorld(prisma);
@@ -77,8 +69,7 @@ afterAll(async () => {
   await t?.close();
   await dns?.close();
   await database?.close();
-  const serverUrl = inject('templateDatabaseUrl');
-  await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
+  await upgraded?.drop();
 });
 
 const getClaim = (host: string) => t.request('GET', `/v1/custom-hostnames/${host}`, { token: world.admin.token });

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
+import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
 import { databaseUrl, withAdminClient } from './global-setup.js';
 
 export interface TestDatabase {
@@ -33,12 +34,34 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     }
   });
 
+  return testDatabase(templateUrl, name);
+}
+
+/**
+ * A new database as it stood before the migration whose name ends with `suffix` (every earlier one applied), for a
+ * test of that upgrade: it fills the database the old way, then applies the rest with applyMigrations(url).
+ */
+export async function createDatabaseBefore(suffix: string): Promise<TestDatabase> {
+  const serverUrl = inject('templateDatabaseUrl');
+  const upgrade = readMigrations().find((migration) => migration.name.endsWith(suffix));
+  if (!upgrade) throw new Error(`No migration's name ends with ${suffix}`);
+  const name = `upgrade_${process.pid}_${randomBytes(5).toString('hex')}`;
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
+  const database = testDatabase(serverUrl, name);
+  await applyMigrations(
+    database.url,
+    readMigrations().filter((migration) => migration.name < upgrade.name),
+  );
+  return database;
+}
+
+function testDatabase(serverUrl: string, name: string): TestDatabase {
   let dropped = false;
   return {
-    url: databaseUrl(templateUrl, name),
+    url: databaseUrl(serverUrl, name),
     async drop() {
       if (dropped) return;
-      await withAdminClient(templateUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
+      await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
       dropped = true;
     },
   };
