@@ -141,7 +141,7 @@ export async function writeRevision(
     RETURNING *`;
   const at = { spaceId: revision.spaceId, line: revision.line, seq };
   await writeVersions(tx, hooks, 'PageVersion', at, changes.pages ?? [], changes.deletedPages ?? [], changes.restoredPages ?? []);
-  await writeVersions(tx, [], 'FileVersion', at, changes.files ?? [], changes.deletedFiles ?? [], changes.restoredFiles ?? []);
+  await writeVersions(tx, hooks, 'FileVersion', at, changes.files ?? [], changes.deletedFiles ?? [], changes.restoredFiles ?? []);
   return row;
 }
 
@@ -208,7 +208,7 @@ const tombstoneOf = {
 /**
  * Closes the line's current rows of the changed, deleted and restored keys at `seq`, then inserts the new rows (from JSON, one
  * statement whatever their number) and, on a change request's line, tombstones for the deleted keys: two statements,
- * with what the hooks add to each.
+ * with what the hooks add to each of a page's.
  */
 async function writeVersions(
   tx: Tx,
@@ -225,6 +225,8 @@ async function writeVersions(
   const t = Prisma.raw(`"${table}"`);
   const keyName = Prisma.raw(`"${key}"`);
   const line: WrittenLine = { spaceId: at.spaceId, line: at.line, primary: at.line === MAIN };
+  // The hooks follow page versions; files have none.
+  const following = table === 'PageVersion' ? hooks : [];
   const close = Prisma.sql`
     UPDATE ${t} SET "validTo" = ${at.seq}
      WHERE "spaceId" = ${at.spaceId} AND line = ${at.line} AND ${keyName} = ANY(${keys}::text[]) AND "validTo" IS NULL`;
@@ -232,7 +234,7 @@ async function writeVersions(
     hooked(
       close,
       Prisma.sql`closed AS (${close} RETURNING id)`,
-      hooks.map((hook) => hook.closing?.(line)),
+      following.map((hook) => hook.closing?.(line)),
     ),
   );
   const columns = table === 'PageVersion' ? pageColumns : fileColumns;
@@ -252,7 +254,7 @@ async function writeVersions(
     hooked(
       insert,
       Prisma.sql`versions AS (${insert})`,
-      hooks.map((hook) => hook.inserting?.(line, records as PageVersion[])),
+      following.map((hook) => hook.inserting?.(line, records as PageVersion[])),
     ),
   );
 }
