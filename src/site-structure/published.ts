@@ -13,9 +13,9 @@ import type { Context } from '../kernel/context.js';
 import { ApiError } from '../kernel/errors.js';
 import { verifyVisitorToken } from '../publishing-auth/visitors.js';
 import { activeShareLink } from '../share-links/keys.js';
-import { presentedShareKeyAnnotation, publishedUrl, siteBaseUrl } from '../sites/urls.js';
+import { publishedUrl, siteBaseUrl } from '../sites/urls.js';
 import { siteSpaceUrlPath } from './paths.js';
-import { provenShareKey, type Structure, sectionSiteSpacesAnnotation, structureOf } from './structure.js';
+import { presentKey, provenShareKey, type Structure, sectionSiteSpacesAnnotation, structureOf } from './structure.js';
 
 /**
  * The site's customization as the published spec (0.202, SiteCustomizationSettings) requires it whole: these defaults
@@ -81,7 +81,7 @@ export interface PublishedView {
  */
 export async function publishedView(ctx: Context, site: SiteRow, shareKey: string | null | undefined): Promise<PublishedView> {
   const key = site.visibility === 'share_link' ? await provenShareKey(ctx, site.id, shareKey) : null;
-  if (key) presentedShareKeyAnnotation.set(site, key);
+  presentKey([site], key);
   return {
     site,
     structure: await structureOf(ctx, site.id, { live: true, key, for: 'viewer' }),
