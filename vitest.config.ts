@@ -14,6 +14,9 @@ export default defineConfig({
     // (cores - 1) would serialise everything on a 2-core machine, and these tests mostly wait on PostgreSQL.
     fileParallelism: true,
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // Test files share their worker's modules (the app is imported once per worker, not once per file): each file
+    // still gets its own service and database from useApi(), and nothing in src/ keeps state between services.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -18,9 +18,22 @@ export interface Monitoring {
   drain(): void;
 }
 
+let processMetrics: Registry | undefined;
+
+/**
+ * The process's own metrics (memory, CPU, event loop, GC) describe the process, not one service in it, and each
+ * collection starts its own observers: they are collected once per process, whatever number of services it runs.
+ */
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
 export function createMonitoring(db: Database): Monitoring {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests served.', labelNames, registers: [registry] });
   const duration = new Histogram({
@@ -51,6 +64,7 @@ export function createMonitoring(db: Database): Monitoring {
       reported = db.statements.count;
     },
   });
+  const exposed = Registry.merge([processRegistry(), registry]);
 
   let draining = false;
   const databaseAnswers = async () => {
@@ -94,8 +108,8 @@ export function createMonitoring(db: Database): Monitoring {
           ctx.body = { error: { code: 503, message: 'The database does not answer.' } };
         }
       } else if (ctx.path === '/metrics') {
-        ctx.type = registry.contentType;
-        ctx.body = await registry.metrics();
+        ctx.type = exposed.contentType;
+        ctx.body = await exposed.metrics();
       } else {
         ctx.state.route = undefined;
         return next();

@@ -1,9 +1,11 @@
 // A real service for a test file: its own database (cloned from the migrated template), listening on a free
-// loopback port, with an optional controllable clock. Fixtures go through the same admin commands as the CLI.
+// loopback port, with a clock the test moves by hand. A test file gets one with useApi(); startTestApp() is for the
+// few that start, stop and restart services themselves. Fixtures come from factories.ts.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { addMember, createOrganization, createToken, createUser } from '../../src/admin/commands.js';
 import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -13,6 +15,8 @@ import type { Clock } from '../../src/kernel/context.js';
 import type { Logger } from '../../src/logger.js';
 import { tasks } from '../../src/tasks.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { late } from './late.js';
+import { buildWorld, type World } from './world.js';
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
@@ -158,4 +162,48 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface UseApiOptions extends TestAppOptions {
+  /** Build the personas of world.ts (one of each role in one organization, and people outside it). */
+  world?: boolean;
+}
+
+/**
+ * The one way a test file gets a running service: started before the file's tests on the file's own database, closed
+ * after them. `world` holds the personas when asked for (reading it otherwise throws).
+ */
+export function useApi(options: UseApiOptions = {}): { t: TestApp; world: World } {
+  const { world: withWorld, ...appOptions } = options;
+  let app: TestApp | undefined;
+  let world: World | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(appOptions);
+    if (withWorld) world = await buildWorld(app.prisma);
+  });
+  afterAll(() => app?.close());
+  return {
+    t: late('The test app', () => app),
+    world: late(withWorld ? 'The world' : 'The world (ask useApi({ world: true }) for it)', () => world),
+  };
+}
+
+/** Every item of a paginated list, following `next.page` from the first page; `pages` counts the requests. */
+export async function walk<T = any>(
+  t: Pick<TestApp, 'request'>,
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ items: T[]; pages: number }> {
+  const items: T[] = [];
+  let pages = 0;
+  let page: string | undefined;
+  do {
+    const url = page ? `${path}${path.includes('?') ? '&' : '?'}page=${encodeURIComponent(page)}` : path;
+    const response = await t.request<{ items: T[]; next?: { page: string } }>('GET', url, options);
+    if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${response.text}`);
+    items.push(...response.body.items);
+    page = response.body.next?.page;
+    pages++;
+  } while (page);
+  return { items, pages };
 }

@@ -1,9 +1,11 @@
 // A fresh, migrated database per test file (or per test): a copy of the template made by the global setup.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { connectDatabase, type Database } from '../../src/db/client.js';
 import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
 import { databaseUrl, withAdminClient } from './global-setup.js';
+import { late } from './late.js';
 
 export interface TestDatabase {
   /** Connection URL of the new database. */
@@ -65,4 +67,22 @@ function testDatabase(serverUrl: string, name: string): TestDatabase {
       dropped = true;
     },
   };
+}
+
+/**
+ * A database of the file's own, connected and migrated, without a service: for tests of an engine (the list engine,
+ * merges, the revision store) that call it directly. Created before the file's tests, dropped after them.
+ */
+export function useDatabase(): Database {
+  let database: TestDatabase | undefined;
+  let connection: Database | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    connection = connectDatabase(database.url, 4);
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await database?.drop();
+  });
+  return late('The database', () => connection);
 }

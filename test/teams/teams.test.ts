@@ -1,21 +1,15 @@
 // Teams and team members: create, list (title and owner filters, pages), get, rename, delete; add, re-role and remove
 // members, one at a time or in one request; who may do what.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildMember, buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let acme: string;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   acme = world.organizationId;
 });
-afterAll(() => t?.close());
 
 const teams = `/v1/orgs/${'{org}'}/teams`;
 const path = (org: string, rest = '') => `${teams.replace('{org}', org)}${rest}`;
@@ -89,14 +83,9 @@ describe('GET /v1/orgs/{organizationId}/teams', () => {
   });
 
   it('walks every team once with one statement count whatever the page size; guests are refused', async () => {
-    const seen: string[] = [];
-    let page: string | undefined;
-    do {
-      const res = await t.request('GET', path(org, `?limit=2${page ? `&page=${page}` : ''}`), { token: owner.token });
-      seen.push(...res.body.items.map((team: { id: string }) => team.id));
-      page = res.body.next?.page;
-    } while (page);
-    expect(new Set(seen).size).toBe(5);
+    const { items, pages } = await walk<{ id: string }>(t, path(org, '?limit=2'), { token: owner.token });
+    expect(new Set(items.map((team) => team.id)).size).toBe(5);
+    expect(pages).toBe(3);
     const one = await t.counted('GET', path(org, '?limit=1'), { token: owner.token });
     const all = await t.counted('GET', path(org, '?limit=1000'), { token: owner.token });
     expect(all.statements).toBe(one.statements);
@@ -128,15 +117,10 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
     const filtered = await t.request('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams?title=ET`, { token: joiner.token });
     expect(filtered.body.items.map((item: { team: { title: string } }) => item.team.title)).toEqual(['beta', 'zeta']);
 
-    const seen: string[] = [];
-    let page: string | undefined;
-    do {
-      const res = await t.request('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams?limit=1${page ? `&page=${page}` : ''}`, {
-        token: joiner.token,
-      });
-      seen.push(...res.body.items.map((item: { team: { id: string } }) => item.team.id));
-      page = res.body.next?.page;
-    } while (page);
+    const { items } = await walk<{ team: { id: string } }>(t, `/v1/orgs/${org}/members/${joiner.userId}/teams?limit=1`, {
+      token: joiner.token,
+    });
+    const seen = items.map((item) => item.team.id);
     expect(seen).toEqual([ids.Alpha, ids.beta, ids.zeta]);
     const one = await t.counted('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams?limit=1`, { token: owner.token });
     const all = await t.counted('GET', `/v1/orgs/${org}/members/${joiner.userId}/teams?limit=1000`, { token: owner.token });
