@@ -3,7 +3,7 @@
 // code that uses them; run again, it changes nothing; a value sealed under another secret is left and reported.
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resealLegacySecrets } from '../../src/admin/reseal.js';
 import { gitCredentialsSealedFor } from '../../src/git-sync/task.js';
 import { integrationSecretsSealedFor } from '../../src/integrations/service.js';
@@ -15,21 +15,15 @@ import { verifyVisitorToken } from '../../src/publishing-auth/visitors.js';
 import { activeShareLink, shareKeySealedFor } from '../../src/share-links/keys.js';
 import { buildIntegration } from '../integrations/fixtures.js';
 import { buildSite } from '../site-redirects/fixtures.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { sealedInFirstFormat } from '../support/legacy-sealed.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true, env: { SITES_URL: 'https://sites.example.com' } });
 let ctx: Context;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { SITES_URL: 'https://sites.example.com' } });
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   ctx = t.app.services as Context;
 });
-afterAll(() => t?.close());
 
 /** Every sealed value the database holds, by where it is. */
 async function sealedValues() {

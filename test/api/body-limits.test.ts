@@ -5,27 +5,26 @@
 // what happens on the wire.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMIT, DISCARD_LIMIT } from '../../rest/body.js';
 import { CONTENT_BATCH_BYTES, MAX_BASE64_BYTES } from '../../src/change-requests/content.js';
 import { DOCUMENT_ALLOWANCE } from '../../src/graphql.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
+import { buildOrganization, buildUser } from '../support/factories.js';
 import { jsonOfSize, type RawRequest, rawRequest } from '../support/raw-http.js';
 
 const MiB = 1024 * 1024;
-let t: TestApp;
+const { t } = useApi();
 let alice: Person;
 let acme: string;
 let spaceId: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  alice = await t.person('Alice');
-  acme = await t.organization('Acme', alice);
+  alice = await buildUser(t.prisma, { displayName: 'Alice' });
+  acme = (await buildOrganization(t.prisma, { title: 'Acme', owner: alice })).organization.id;
   const space = await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: alice.token, body: { title: 'Handbook' } });
   spaceId = space.body.id;
 });
-afterAll(() => t?.close());
 
 const send = (request: RawRequest) => rawRequest(t.url, request);
 const json = (token: string | null = alice.token) => ({

@@ -3,15 +3,11 @@
 // Last-Modified: a client whose copy is current gets 304 and no body. Read with node's own HTTP client, which shows the
 // bytes as they travel (fetch would decompress them).
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useApi } from '../support/app.js';
 import { rawRequest } from '../support/raw-http.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t?.close());
+const { t } = useApi();
 
 const PAGES: { name: string; path: string; headers: Record<string, string>; type: string; holds: string }[] = [
   { name: "GraphiQL's page", path: '/graphql', headers: { accept: 'text/html' }, type: 'text/html; charset=utf-8', holds: 'GraphiQL' },

@@ -1,22 +1,11 @@
 // CORS: off unless CORS_ORIGINS names the origins whose pages may call the API.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { type TestApp, useApi } from '../support/app.js';
 import { buildOrganization } from '../support/factories.js';
 
-let plain: TestApp;
-let open: TestApp;
-
-beforeAll(async () => {
-  [plain, open] = await Promise.all([
-    startTestApp(),
-    startTestApp({ env: { CORS_ORIGINS: 'https://docs.example.com, http://localhost:5173' } }),
-  ]);
-});
-afterAll(async () => {
-  await plain?.close();
-  await open?.close();
-});
+const { t: plain } = useApi();
+const { t: open } = useApi({ env: { CORS_ORIGINS: 'https://docs.example.com, http://localhost:5173' } });
 
 const preflight = (app: TestApp, origin: string) =>
   app.request('OPTIONS', '/v1/orgs', {

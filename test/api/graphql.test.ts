@@ -1,23 +1,22 @@
 // /graphql: the same tokens and rules as /v1, GraphiQL for browsers, and nested queries without N+1.
 import { print } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compileRoute } from '../../rest/compile.js';
 import { Fragments } from '../../rest/fragments.js';
 import { restModules, schema } from '../../src/schema.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
+import { buildOrganization, buildUser } from '../support/factories.js';
 
-let t: TestApp;
+const { t } = useApi();
 let alice: Person;
 let bob: Person;
 let acme: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  [alice, bob] = await Promise.all([t.person('Alice'), t.person('Bob')]);
-  acme = await t.organization('Acme', alice);
-  await t.organization('Other', bob);
+  [alice, bob] = await Promise.all([buildUser(t.prisma, { displayName: 'Alice' }), buildUser(t.prisma, { displayName: 'Bob' })]);
+  acme = (await buildOrganization(t.prisma, { title: 'Acme', owner: alice })).organization.id;
+  await buildOrganization(t.prisma, { title: 'Other', owner: bob });
 });
-afterAll(() => t?.close());
 
 const graphql = (query: string, variables: object = {}, token: string | null = alice.token) =>
   t.counted('POST', '/graphql', { token, body: { query, variables } });

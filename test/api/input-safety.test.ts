@@ -1,12 +1,13 @@
 // No input reaches the database unchecked: every hostile value a client can send, in any field of any route's body,
 // in a path or in a query string, is a 4xx in the error shape, never a 500, and nothing invalid is stored.
 import { getNamedType, isInputObjectType, isNonNullType } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compileRoutes } from '../../rest/compile.js';
 import { restModules, schema } from '../../src/schema.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
+import { buildOrganization, buildUser } from '../support/factories.js';
 
-let t: TestApp;
+const { t } = useApi();
 let alice: Person;
 let acme: string;
 let other: string;
@@ -14,14 +15,12 @@ let collectionId: string;
 let spaceId: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  alice = await t.person('Alice');
-  acme = await t.organization('Acme', alice);
-  other = await t.organization('Other', alice);
+  alice = await buildUser(t.prisma, { displayName: 'Alice' });
+  acme = (await buildOrganization(t.prisma, { title: 'Acme', owner: alice })).organization.id;
+  other = (await buildOrganization(t.prisma, { title: 'Other', owner: alice })).organization.id;
   collectionId = (await t.request('POST', `/v1/orgs/${acme}/collections`, { token: alice.token, body: { title: 'Guides' } })).body.id;
   spaceId = (await t.request('POST', `/v1/orgs/${acme}/spaces`, { token: alice.token, body: { title: 'Handbook' } })).body.id;
 });
-afterAll(() => t?.close());
 
 const nested = (depth: number): unknown => {
   let value: unknown = { type: 'none' };

@@ -1,23 +1,18 @@
 // Request log lines: one per request, with its request id, its route's outcome, and the actor (user and token ids).
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { expect, it } from 'vitest';
+import { useApi } from '../support/app.js';
 import { buildOrganization } from '../support/factories.js';
 
 const lines: Record<string, unknown>[] = [];
-let t: TestApp;
-
-beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  t = await startTestApp({ logger: pino({ level: 'info' }, sink) });
+const sink = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    done();
+  },
 });
-afterAll(() => t?.close());
+const { t } = useApi({ logger: pino({ level: 'info' }, sink) });
 
 it('logs each request with its actor, for REST and GraphQL, and without one when the token is refused', async () => {
   const { owner } = await buildOrganization(t.prisma);

@@ -1,17 +1,16 @@
 // Liveness, readiness and Prometheus metrics.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Person, startTestApp, useApi } from '../support/app.js';
+import { buildOrganization, buildUser } from '../support/factories.js';
 
-let t: TestApp;
+const { t } = useApi();
 let alice: Person;
 let acme: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  alice = await t.person('Alice');
-  acme = await t.organization('Acme', alice);
+  alice = await buildUser(t.prisma, { displayName: 'Alice' });
+  acme = (await buildOrganization(t.prisma, { title: 'Acme', owner: alice })).organization.id;
 });
-afterAll(() => t?.close());
 
 describe('health', () => {
   it('is live, and ready while the database answers', async () => {

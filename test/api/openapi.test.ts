@@ -2,20 +2,18 @@
 // reference page). Response bodies are checked against the document in every domain's tests too: expectMatchesSpec
 // validates each body against GitBook's spec and ours (test/support/openapi.ts).
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { restModules } from '../../src/schema.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 
-let t: TestApp;
+const { t } = useApi();
 let document: any;
 beforeAll(async () => {
-  t = await startTestApp();
   const res = await t.request('GET', '/openapi.json');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   document = res.body;
 });
-afterAll(() => t?.close());
 
 const routes = restModules.flatMap((module) => module.routes);
 const specPath = (path: string) => path.replace(/^\/v1/, '').replace(/:(\w+)/g, '{$1}') || '/';

@@ -3,12 +3,13 @@
 // throttled record of a token's last use (src/kernel/context.ts).
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { LAST_USED_PRECISION_MS } from '../../src/kernel/context.js';
 import { newApiToken } from '../../src/kernel/ids.js';
 import type { Logger } from '../../src/logger.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, startTestApp, type TestApp, useApi } from '../support/app.js';
+import { buildUser } from '../support/factories.js';
 
 const apps: TestApp[] = [];
 async function service(env: Record<string, string>, logger?: Logger): Promise<TestApp> {
@@ -31,7 +32,7 @@ function rateHeaders(headers: Headers) {
 describe('per token', () => {
   it('counts down on every response, then refuses with 429, Retry-After and the error shape', async () => {
     const t = await service({ RATE_LIMIT_PER_MINUTE: '3' });
-    const alice = await t.person('Alice');
+    const alice = await buildUser(t.prisma, { displayName: 'Alice' });
     const sentAt = Date.now();
     const seen = [await t.request('GET', '/v1/user', { token: alice.token })];
     const answeredAt = Date.now();
@@ -57,7 +58,7 @@ describe('per token', () => {
 
   it('limits GraphQL with the same counter, and leaves other tokens and health checks alone', async () => {
     const t = await service({ RATE_LIMIT_PER_MINUTE: '2' });
-    const [alice, bob] = [await t.person('Alice'), await t.person('Bob')];
+    const [alice, bob] = [await buildUser(t.prisma, { displayName: 'Alice' }), await buildUser(t.prisma, { displayName: 'Bob' })];
     const query = { query: '{ viewer { id } }' };
     expect((await t.request('POST', '/graphql', { token: alice.token, body: query })).status).toBe(200);
     expect((await t.request('GET', '/v1/user', { token: alice.token })).status).toBe(200);
@@ -72,7 +73,7 @@ describe('per token', () => {
 
   it('is off at 0', async () => {
     const t = await service({ RATE_LIMIT_PER_MINUTE: '0' });
-    const alice = await t.person('Alice');
+    const alice = await buildUser(t.prisma, { displayName: 'Alice' });
     const res = await t.request('GET', '/v1/user', { token: alice.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-limit')).toBeNull();
@@ -107,7 +108,7 @@ describe.each(['memory', 'postgres'])('RATE_LIMIT_STORE=%s', (store) => {
   it('keeps three budgets apart: anonymous requests and failed authentications of an address never stop a valid token', async () => {
     // The defaults (60 anonymous requests a minute, 1000 per token), and 3 failed authentications.
     const t = await storeService({ RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '3' });
-    const [alice, bob] = [await t.person('Alice'), await t.person('Bob')];
+    const [alice, bob] = [await buildUser(t.prisma, { displayName: 'Alice' }), await buildUser(t.prisma, { displayName: 'Bob' })];
     await t.prisma.apiToken.update({ where: { id: bob.tokenId }, data: { revokedAt: t.clock.now() } });
 
     const anonymous: number[] = [];
@@ -172,7 +173,7 @@ describe.each(['memory', 'postgres'])('RATE_LIMIT_STORE=%s', (store) => {
     it('with TRUST_PROXY=2, is the second address from the right (the outer proxy appended it, the inner one the outer’s)', async () => {
       const log = logCollector();
       const t = await storeService({ RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '1', TRUST_PROXY: '2' }, log.logger);
-      const alice = await t.person('Alice');
+      const alice = await buildUser(t.prisma, { displayName: 'Alice' });
       const guess = (forwardedFor: string, requestId: string) =>
         t.request('GET', '/v1/user', { token: newApiToken(), ...proxied(forwardedFor, requestId) });
       expect((await guess('1.2.3.4, 203.0.113.1, 10.0.0.1', 'a')).status).toBe(401);
@@ -202,7 +203,7 @@ describe('RATE_LIMIT_STORE=postgres across instances', () => {
   it('shares one token’s counter between two instances on the same database', async () => {
     const env = { RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_STORE: 'postgres' };
     const first = await service(env);
-    const alice = await first.person('Alice');
+    const alice = await buildUser(first.prisma, { displayName: 'Alice' });
     const second = await startTestApp({ env, databaseUrl: first.app.db.pool.options.connectionString });
     apps.push(second);
     const statuses = [];
@@ -218,13 +219,11 @@ describe('RATE_LIMIT_STORE=postgres across instances', () => {
 });
 
 describe('lastUsedAt', () => {
-  let t: TestApp;
+  const { t } = useApi();
   let alice: Person;
   beforeAll(async () => {
-    t = await startTestApp();
-    alice = await t.person('Alice');
+    alice = await buildUser(t.prisma, { displayName: 'Alice' });
   });
-  afterAll(() => t?.close());
 
   const lastUsedAt = async () =>
     (await t.prisma.apiToken.findUniqueOrThrow({ where: { id: alice.tokenId }, select: { lastUsedAt: true } })).lastUsedAt;
@@ -246,7 +245,7 @@ describe('lastUsedAt', () => {
   });
 
   it('is not touched by a revoked token', async () => {
-    const bob = await t.person('Bob');
+    const bob = await buildUser(t.prisma, { displayName: 'Bob' });
     await t.prisma.apiToken.update({ where: { id: bob.tokenId }, data: { revokedAt: t.clock.now() } });
     expect((await t.request('GET', '/v1/user', { token: bob.token })).status).toBe(401);
     const row = await t.prisma.apiToken.findUniqueOrThrow({ where: { id: bob.tokenId } });

@@ -12,25 +12,24 @@ import {
   GraphQLString,
   print,
 } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compileRoute } from '../../rest/compile.js';
 import { Fragments } from '../../rest/fragments.js';
 import { route } from '../../rest/route.js';
 import { jsonWriter, type OutputPlan } from '../../rest/writer.js';
 import { restModules, schema } from '../../src/schema.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
+import { buildOrganization, buildUser } from '../support/factories.js';
 import { gitbookClient } from '../support/openapi.js';
 
-let t: TestApp;
+const { t } = useApi();
 let alice: Person;
 let acme: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  alice = await t.person('Alice');
-  acme = await t.organization('Acme', alice);
+  alice = await buildUser(t.prisma, { displayName: 'Alice' });
+  acme = (await buildOrganization(t.prisma, { title: 'Acme', owner: alice })).organization.id;
 });
-afterAll(() => t?.close());
 
 describe('routing', () => {
   it('answers 404 in the error shape for unknown paths, inside and outside /v1', async () => {

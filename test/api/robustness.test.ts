@@ -4,12 +4,12 @@
 // integer, is a 400 naming the range; a path parameter of any length reaches the operation (never "No endpoint"); a
 // body past the route's limit (announced, or sent) is a 413 in the error shape, which the client reads. The routes
 // come from the route table, so a new route is covered the day it is added.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMIT } from '../../rest/body.js';
 import { compileRoutes } from '../../rest/compile.js';
 import type { RouteDefinition } from '../../rest/route.js';
 import { restModules, schema } from '../../src/schema.js';
-import { type Person, type Response, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, type Response, useApi } from '../support/app.js';
 import type { BudgetCall } from '../support/budgets.js';
 import { jsonOfSize, rawRequest } from '../support/raw-http.js';
 import { buildRouteCalls } from '../support/route-calls.js';
@@ -45,17 +45,15 @@ const BAD_BODIES: unknown[] = [
 /** Query strings of the wrong shape: numbers that are not, out of range, unknown enum values, a broken escape. */
 const BAD_QUERY = 'limit=-1&page=%E0%A4%A&format=sideways&status=nope&order=sideways&metadata=maybe&computed=2&only=1&search=%00&query=%00';
 
-let t: TestApp;
+// Thousands of requests in a minute: the rate limits would answer most of them (test/api/rate-limits.test.ts has them).
+const { t } = useApi({ env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0', ALLOW_PRIVATE_NETWORK: 'true' } });
 let admin: Person;
 /** A call of each route that succeeds, by route key: real objects in its path (test/support/route-calls.ts). */
 let calls: Record<string, BudgetCall>;
 
 beforeAll(async () => {
-  // Thousands of requests in a minute: the rate limits would answer most of them (test/api/rate-limits.test.ts has them).
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0', ALLOW_PRIVATE_NETWORK: 'true' } });
   ({ admin, calls } = await buildRouteCalls(t));
 });
-afterAll(() => t?.close());
 
 const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;
 const compiled = new Map(compileRoutes(schema, restModules).map((route) => [keyOf(route.definition), route]));
