@@ -1,16 +1,14 @@
 // A change request's content: its current revision with its page tree and files, the page tree alone, files a page at a
 // time, one file, one page by id or by (nested) path with its body; through GitBook's client, matching its published
 // spec; who may read it; what it costs. And a merge revision's `mergedFrom`, the change request it merged.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Space } from '../../src/generated/prisma/client.js';
 import { expectPagesMatchSpec, file, page, publish } from '../revisions/content.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let space: Space;
 /** Change request 1 of `space`: Install retitled and rewritten, Changelog added under Guide, a file added. */
 let changeRequest: { id: string; number: number };
@@ -29,8 +27,6 @@ async function changeRequestWith(spaceId: string, changes: unknown[]): Promise<{
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   space = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Handbook' });
   await publish(t.prisma, space.id, {
     pages: [
@@ -47,7 +43,6 @@ beforeAll(async () => {
     { operation: 'insert_files', files: [{ name: 'dot.png', contentType: 'image/png', base64: PNG.toString('base64') }] },
   ]);
 });
-afterAll(() => t?.close());
 
 const base = () => `${crBase(space.id, changeRequest.id)}/content`;
 const outline = (pages: any[]): unknown[] => pages.map((p) => [p.title, p.path ?? null, outline(p.pages ?? [])]);

@@ -6,21 +6,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Revision } from '../../src/generated/prisma/client.js';
 import { pagesAt } from '../../src/revisions/store.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { buildSpace } from '../support/factories.js';
+import { startTestApp, useApi } from '../support/app.js';
+import { buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true, env: { ALLOW_PRIVATE_NETWORK: 'true' } });
 let acme: string;
 let files: http.Server;
 let filesUrl: string;
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEUlEQVR4nGP8z8DwnwEJMDIAAEnUBgFMO5kZAAAAAElFTkSuQmCC', 'base64');
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
-  world = await buildWorld(t.prisma);
   acme = world.organizationId;
   files = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
@@ -28,7 +24,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => files?.close(resolve));
-  await t?.close();
 });
 
 const api = () => gitbookClient('0202', t.url, world.admin.token);
@@ -288,8 +283,8 @@ describe('refusals', () => {
 
     const guarded = await startTestApp();
     try {
-      const admin = await guarded.person('Admin');
-      const org = await guarded.organization('Guarded', admin);
+      const admin = await buildUser(guarded.prisma, { displayName: 'Admin' });
+      const org = (await buildOrganization(guarded.prisma, { title: 'Guarded', owner: admin })).organization.id;
       const other = await buildSpace(guarded.prisma, { organizationId: org });
       const created = await guarded.request('POST', `/v1/spaces/${other.id}/change-requests`, { token: admin.token, body: {} });
       const refused = await guarded.request('POST', `/v1/spaces/${other.id}/change-requests/${created.body.number}/content`, {

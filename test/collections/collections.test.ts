@@ -1,12 +1,11 @@
 // Collections: the eight endpoints of the spec, move and transfer rules, permissions, limits, pagination.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, type Response, type TestApp, useApi, walk } from '../support/app.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildSpaces } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld } from '../support/world.js';
 
-let t: TestApp;
+const { t, world } = useApi({ world: true });
 let alice: Person; // admin of acme and of beta
 let rita: Person; // reader in acme
 let carl: Person; // creator in acme, reader in beta
@@ -16,15 +15,21 @@ let beta: string;
 let other: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  const world = await buildWorld(t.prisma);
   ({ admin: alice, reader: rita, creator: carl, outsider: bob } = world);
   acme = world.organizationId;
   beta = world.secondOrganizationId;
   other = world.outsiderOrganizationId;
   await buildMember(t.prisma, { organizationId: beta, user: carl, role: 'read' });
 });
-afterAll(() => t?.close());
+
+/** t's requests for walk(), each page it reads handed to `check` as well (walk() answers only their items). */
+const eachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
+  async request(method, path, options) {
+    const page = await t.request(method, path, options);
+    check(page);
+    return page;
+  },
+});
 
 const create = async (org: string, body: object, token = alice.token) => {
   const res = await t.request('POST', `/v1/orgs/${org}/collections`, { token, body });
@@ -409,18 +414,10 @@ describe('GET /v1/orgs/{organizationId}/collections', () => {
   });
 
   it('walks every collection exactly once with limit=3', async () => {
-    const seen: string[] = [];
-    let page: string | undefined;
-    let pages = 0;
-    do {
-      const res = await t.request('GET', `/v1/orgs/${org}/collections?limit=3${page ? `&page=${page}` : ''}`, { token: alice.token });
-      expect(res.body.count).toBe(8);
-      seen.push(...res.body.items.map((c: { id: string }) => c.id));
-      page = res.body.next?.page;
-      pages++;
-    } while (page);
+    const countingAll = eachPage((page) => expect(page.body.count).toBe(8));
+    const { items, pages } = await walk<{ id: string }>(countingAll, `/v1/orgs/${org}/collections?limit=3`, { token: alice.token });
     expect(pages).toBe(3);
-    expect(new Set(seen).size).toBe(8);
+    expect(new Set(items.map((c) => c.id)).size).toBe(8);
   });
 
   it('runs the same number of SQL statements for limit 1 and limit 1000', async () => {
@@ -443,14 +440,9 @@ describe('GET /v1/collections/{collectionId}/spaces', () => {
     const { data } = await api.collections.listSpacesInCollectionById(c.id);
     expectMatchesSpec('0202', 'get', '/collections/{collectionId}/spaces', 200, data);
     expect(data.items.map((s: { title: string }) => s.title)).toEqual(['book 0', 'book 1', 'book 2', 'book 3', 'book 4']);
-    const seen: string[] = [];
-    let page: string | undefined;
-    do {
-      const res = await t.request('GET', `/v1/collections/${c.id}/spaces?limit=2${page ? `&page=${page}` : ''}`, { token: alice.token });
-      seen.push(...res.body.items.map((s: { id: string }) => s.id));
-      page = res.body.next?.page;
-    } while (page);
-    expect(new Set(seen).size).toBe(5);
+    const { items, pages } = await walk<{ id: string }>(t, `/v1/collections/${c.id}/spaces?limit=2`, { token: alice.token });
+    expect(new Set(items.map((s) => s.id)).size).toBe(5);
+    expect(pages).toBe(3);
     const one = await t.counted('GET', `/v1/collections/${c.id}/spaces?limit=1`, { token: alice.token });
     const all = await t.counted('GET', `/v1/collections/${c.id}/spaces?limit=1000`, { token: alice.token });
     expect(all.body.items).toHaveLength(5);

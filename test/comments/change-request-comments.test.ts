@@ -2,16 +2,14 @@
 // (by id or number). Pages are the change request's own content; its comments stay out of the space's lists and the
 // space's out of its; each is 404 under another scope; the change request counts its open comments.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Space } from '../../src/generated/prisma/client.js';
 import { page, publish } from '../revisions/content.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let space: Space;
 /** A change request adding the page "Draft" (`draftPage`) and one that changes nothing. */
 let changeRequest: { id: string; number: number };
@@ -36,8 +34,6 @@ async function openChangeRequest(changes: unknown[]) {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   space = await buildSpace(t.prisma, { organizationId: world.organizationId });
   await publish(t.prisma, space.id, { pages: [page('intro', 'Intro'), page('guide', 'Guide', { position: 1 })] });
   changeRequest = await openChangeRequest([{ operation: 'insert_page', title: 'Draft', document: { markdown: 'New.\n' } }]);
@@ -45,7 +41,6 @@ beforeAll(async () => {
   const pages = (await t.request('GET', `${crBase()}/content/pages`, { token: world.admin.token })).body.pages;
   draftPage = pages.find((p: { title: string }) => p.title === 'Draft').id;
 });
-afterAll(() => t?.close());
 
 describe('POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', () => {
   it('posts on a page of the change request’s content through the official client, matching the published spec', async () => {
@@ -158,14 +153,9 @@ describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', 
     expect((await get('status=resolved')).body.items.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
     expect((await get('status=open')).body.count).toBe(4);
     expect((await get('targetPage=guide&order=asc')).body.items.map((c: { id: string }) => c.id)).toEqual([ids[1], ids[3]]);
-    const walked: string[] = [];
-    let next: string | undefined;
-    do {
-      const res = await get(`order=asc&limit=2${next ? `&page=${next}` : ''}`);
-      walked.push(...res.body.items.map((c: { id: string }) => c.id));
-      next = res.body.next?.page;
-    } while (next);
-    expect(walked).toEqual(ids);
+    const { items, pages } = await walk<{ id: string }>(t, `${base(listed.number)}?order=asc&limit=2`, { token: world.admin.token });
+    expect(items.map((c) => c.id)).toEqual(ids);
+    expect(pages).toBe(3);
     expect((await t.request('GET', base(listed.id), { token: world.outsider.token })).status).toBe(404);
     expect((await t.request('GET', base(listed.id), { token: world.guest.token })).status).toBe(404);
     expect((await t.request('GET', base(listed.id), {})).status).toBe(401);

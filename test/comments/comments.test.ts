@@ -2,25 +2,20 @@
 // delete; the page a comment is on and whether it changed since; who may do what; mentions, authors and table cells;
 // statement counts.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Space } from '../../src/generated/prisma/client.js';
 import { page, publish } from '../revisions/content.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildMember, buildSpace, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let space: Space;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   space = await buildSpace(t.prisma, { organizationId: world.organizationId });
   await publish(t.prisma, space.id, { pages: [page('intro', 'Intro'), page('guide', 'Guide', { position: 1 })] });
 });
-afterAll(() => t?.close());
 
 const base = (spaceId = space.id) => `/v1/spaces/${spaceId}/comments`;
 const post = (person: Person, body: unknown, spaceId = space.id) => t.request('POST', base(spaceId), { token: person.token, body });
@@ -110,14 +105,9 @@ describe('GET /v1/spaces/{spaceId}/comments', () => {
     expect((await get('status=resolved')).body.items.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
     expect((await get('status=open')).body.count).toBe(4);
     expect((await get('targetPage=a&order=asc')).body.items.map((c: { id: string }) => c.id)).toEqual([ids[1], ids[3]]);
-    const walked: string[] = [];
-    let next: string | undefined;
-    do {
-      const res = await get(`order=asc&limit=2${next ? `&page=${next}` : ''}`);
-      walked.push(...res.body.items.map((c: { id: string }) => c.id));
-      next = res.body.next?.page;
-    } while (next);
-    expect(walked).toEqual(ids);
+    const { items, pages } = await walk<{ id: string }>(t, `${base(listed.id)}?order=asc&limit=2`, { token: world.admin.token });
+    expect(items.map((c) => c.id)).toEqual(ids);
+    expect(pages).toBe(3);
     expect((await get('status=closed')).status).toBe(400);
     expect((await t.request('GET', base(listed.id), { token: world.outsider.token })).status).toBe(404);
   });
