@@ -4,17 +4,16 @@
 // the single-document sources; the limits; and what is refused (the SSRF guard without the setting, permissions, input).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportContentSource } from '../../node_modules/gitbook-api-0143/dist/client.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { startTestApp, useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
+import { buildWorld } from '../support/world.js';
 import { page, serveWebsite, type Website } from './website.js';
 
 const SPEC_PATH = '/spaces/{spaceId}/change-requests/{changeRequestId}/content/import';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==', 'base64');
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true, env: { ALLOW_PRIVATE_NETWORK: 'true' } });
 let site: Website;
 let elsewhere: Website;
 
@@ -27,8 +26,6 @@ const acme = new Acme();</code></pre>
 <p>Read <a href="https://example.com/gitbook">the GitBook docs</a>. <img src="img/diagram.png" alt="Diagram"></p>`;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
-  world = await buildWorld(t.prisma);
   elsewhere = await serveWebsite(() => ({ '/docs/': page('Elsewhere', '<h1>Elsewhere</h1><p>Another origin.</p>') }));
   site = await serveWebsite((origin) => {
     // Every page's navigation: the sections, a broken and a huge page, and links that must not be followed.
@@ -78,7 +75,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close();
   await elsewhere?.close();
-  await t?.close();
 });
 
 const api = (token = world.admin.token) => gitbookClient('0143', t.url, token);

@@ -1,23 +1,17 @@
 // Custom fields: defining them (create, list with pages, get, update, delete) and a space's values of them (read in one
 // statement, set all or nothing), through GitBook's 0.91.0 client and spec (the only version with these operations);
 // limits; who may do what across organizations.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CustomFieldType } from '../../node_modules/gitbook-api-0091/dist/client.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildMember, buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let acme: string;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   acme = world.organizationId;
 });
-afterAll(() => t?.close());
 
 const fields = (org: string, rest = '') => `/v1/orgs/${org}/custom-fields${rest}`;
 const create = (body: unknown, org = acme, token = world.admin.token) => t.request('POST', fields(org), { token, body });
@@ -119,15 +113,10 @@ describe('GET /v1/orgs/{organizationId}/custom-fields', () => {
     expect(data.count).toBe(5);
     expect((data.items[0] as unknown as { permissions: unknown }).permissions).toEqual({ view: true, edit: false });
 
-    const seen: string[] = [];
-    let page: string | undefined;
-    do {
-      const res = await t.request('GET', fields(org, `?limit=2${page ? `&page=${page}` : ''}`), { token: owner.token });
-      expect(res.status).toBe(200);
-      seen.push(...res.body.items.map((field: { name: string }) => field.name));
-      page = res.body.next?.page;
-    } while (page);
-    expect(seen).toEqual([...names].sort());
+    // walk() fails on any page that is not a 200.
+    const { items, pages } = await walk<{ name: string }>(t, fields(org, '?limit=2'), { token: owner.token });
+    expect(items.map((field) => field.name)).toEqual([...names].sort());
+    expect(pages).toBe(3);
     const one = await t.counted('GET', fields(org, '?limit=1'), { token: owner.token });
     const all = await t.counted('GET', fields(org, '?limit=1000'), { token: owner.token });
     expect(all.body.items).toHaveLength(5);

@@ -1,22 +1,21 @@
 // The pages the service serves to browsers, in real Chromium and offline: they may load nothing from elsewhere.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
 import { launchChromium, offlinePage } from '../support/browser.js';
+import { buildOrganization, buildUser } from '../support/factories.js';
 
-let t: TestApp;
+const { t } = useApi();
 let browser: Browser;
 let ada: Person;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  ada = await t.person('Ada');
-  await t.organization('Ada’s handbook', ada);
+  ada = await buildUser(t.prisma, { displayName: 'Ada' });
+  await buildOrganization(t.prisma, { title: 'Ada’s handbook', owner: ada });
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
-  await t?.close();
 });
 
 /** The text a Monaco editor shows, its lines run together (it renders spaces as no-break spaces). */

@@ -1,24 +1,20 @@
 // Downloading files: every File's downloadURL answers its bytes with their type, length and a safe disposition, for a
 // day at least; a changed or expired link is refused (403), bytes that are not stored are not found (404).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { downloadUrl } from '../../src/files/download.js';
 import { storeFile } from '../../src/files/index.js';
 import { file, publish } from '../revisions/content.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
-import { buildWorld, type World } from '../support/world.js';
 import { png, svg } from './images.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 /** downloadURL of each file of the space, by file id. */
 const links = new Map<string, string>();
 const image = png(12, 7, 1);
 const script = svg(10, 10);
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   const space = await buildSpace(t.prisma, { organizationId: world.organizationId });
   const config = t.app.services.config;
   await publish(t.prisma, space.id, {
@@ -30,7 +26,6 @@ beforeAll(async () => {
   const res = await t.request('GET', `/v1/spaces/${space.id}/content/files`, { token: world.reader.token });
   for (const item of res.body.items) links.set(item.id, item.downloadURL);
 });
-afterAll(() => t?.close());
 
 const download = (url: string, init?: RequestInit) => fetch(url, init);
 const withParam = (url: string, name: string, value: string) => {
