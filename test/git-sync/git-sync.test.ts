@@ -4,11 +4,11 @@
 // order; a branch that moved on (refused unless forced); standalone imports; the SSRF guard; permissions and input.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { startTestApp, useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesDocument, gitbookClient } from '../support/openapi.js';
 import { until } from '../support/until.js';
-import { buildWorld, type World } from '../support/world.js';
+import { buildWorld } from '../support/world.js';
 import { gitbookRepository, LOGO, PNG, settled } from './fixtures.js';
 import { type GitServer, serveGit } from './git-server.js';
 
@@ -17,20 +17,16 @@ const PASSWORD = 'S3cret-Pa55word-7f3a';
 const WRONG = 'Wr0ng-Pa55word-91bc';
 const BRANCH = 'refs/heads/main';
 
-let t: TestApp;
-let world: World;
-let server: GitServer;
 const logs: string[] = [];
+const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) });
+const { t, world } = useApi({ world: true, env: { ALLOW_PRIVATE_NETWORK: 'true' }, jobs: 1, logger });
+let server: GitServer;
 
 beforeAll(async () => {
-  const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) });
-  t = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true' }, jobs: 1, logger });
-  world = await buildWorld(t.prisma);
   server = await serveGit({ username: USER, password: PASSWORD });
 });
 afterAll(async () => {
   await server?.close();
-  await t?.close();
 });
 
 const credentials = { username: USER, password: PASSWORD };
@@ -502,12 +498,8 @@ describe('failures and order', () => {
   it('refuses loopback targets when private networks are not allowed', async () => {
     const guarded = await startTestApp({ jobs: 1 });
     try {
-      const admin = (await buildWorld(guarded.prisma)).admin;
-      const { organization } = await guarded.prisma.member.findFirstOrThrow({
-        where: { userId: admin.userId },
-        include: { organization: true },
-      });
-      const space = await buildSpace(guarded.prisma, { organizationId: organization.id });
+      const { admin, organizationId } = await buildWorld(guarded.prisma);
+      const space = await buildSpace(guarded.prisma, { organizationId });
       const res = await guarded.request('POST', `/v1/spaces/${space.id}/git/import`, {
         token: admin.token,
         body: { url: server.urlOf('acme', credentials), ref: BRANCH },

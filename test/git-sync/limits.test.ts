@@ -3,27 +3,26 @@
 // blob's header, with the reason recorded and the process's memory where it was; so does one whose files come to more
 // than the import cap together; a repository under the caps imports as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
-import { buildWorld, type World } from '../support/world.js';
 import { gitbookRepository, settled } from './fixtures.js';
 import { type GitServer, serveGit } from './git-server.js';
 
 const MB = 1024 * 1024;
 const BRANCH = 'refs/heads/main';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({
+  world: true,
+  env: { ALLOW_PRIVATE_NETWORK: 'true', GIT_MAX_OBJECT_MB: '1', GIT_MAX_IMPORT_MB: '2' },
+  jobs: 1,
+});
 let server: GitServer;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true', GIT_MAX_OBJECT_MB: '1', GIT_MAX_IMPORT_MB: '2' }, jobs: 1 });
-  world = await buildWorld(t.prisma);
   server = await serveGit();
 });
 afterAll(async () => {
   await server?.close();
-  await t?.close();
 });
 
 const newSpace = async () => (await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Docs' })).id;
