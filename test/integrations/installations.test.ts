@@ -3,19 +3,17 @@
 // lists of an integration's installations (its owner's admins) and of an organization's; installing on spaces and
 // removing them; and what a space shows of the integrations enabled in it (list, blocks, scripts: spec 0.130), with
 // statement counts that the number of integrations does not change.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Space } from '../../src/generated/prisma/client.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { buildSpace } from '../support/factories.js';
+import { useApi } from '../support/app.js';
+import { buildMember, buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 import { buildInstallation, buildIntegration, manifest } from './fixtures.js';
 
 const INSTALLATIONS = '/integrations/{integrationName}/installations';
 const INSTALLATION = `${INSTALLATIONS}/{installationId}`;
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let acme: string;
 let other: string;
 /** Spaces of Acme. */
@@ -23,14 +21,11 @@ let manual: Space;
 let guide: Space;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   acme = world.organizationId;
   other = world.outsiderOrganizationId;
   manual = await buildSpace(t.prisma, { organizationId: acme, title: 'Manual' });
   guide = await buildSpace(t.prisma, { organizationId: acme, title: 'Guide' });
 });
-afterAll(() => t?.close());
 
 let counter = 0;
 /** Publishes an integration of Acme through the API (public unless told), and answers its name. */
@@ -267,9 +262,7 @@ describe('GET /v1/integrations/{integrationName}/installations', () => {
     await installed(name);
     const one = await t.counted('GET', `/v1/integrations/${name}/installations`, { token: world.admin.token });
     for (let i = 0; i < 30; i++) {
-      const organization = await t.prisma.organization.create({
-        data: { id: `manyOrganization${String(i).padStart(4, '0')}`, title: `Org ${i}` },
-      });
+      const { organization } = await buildOrganization(t.prisma, { title: `Org ${i}` });
       await buildInstallation(t.prisma, {
         integrationId: row.id,
         organizationId: organization.id,
@@ -286,9 +279,8 @@ describe('GET /v1/orgs/{organizationId}/installations', () => {
   it('lists the organization’s installations with their integrations, for its admins, searched by integration', async () => {
     const first = await publishedIntegration({ title: 'Searchable one' });
     const second = await publishedIntegration({ title: 'Other' });
-    const org = (await t.prisma.organization.create({ data: { id: 'installingOrg0000001', title: 'Installing' } })).id;
-    await t.prisma.member.create({ data: { organizationId: org, userId: world.admin.userId, role: 'admin' } });
-    await t.prisma.member.create({ data: { organizationId: org, userId: world.reader.userId, role: 'read' } });
+    const org = (await buildOrganization(t.prisma, { title: 'Installing', owner: world.admin })).organization.id;
+    await buildMember(t.prisma, { organizationId: org, user: world.reader, role: 'read' });
     const a = await installed(first, org);
     t.clock.advanceMs(1000);
     const b = await installed(second, org);
@@ -306,8 +298,7 @@ describe('GET /v1/orgs/{organizationId}/installations', () => {
   });
 
   it('runs as many statements for one installation as for many', async () => {
-    const org = (await t.prisma.organization.create({ data: { id: 'countingOrg000000001', title: 'Counting' } })).id;
-    await t.prisma.member.create({ data: { organizationId: org, userId: world.admin.userId, role: 'admin' } });
+    const org = (await buildOrganization(t.prisma, { title: 'Counting', owner: world.admin })).organization.id;
     const first = await t.prisma.integration.findUniqueOrThrow({ where: { name: await publishedIntegration() } });
     await buildInstallation(t.prisma, { integrationId: first.id, organizationId: org });
     const one = await t.counted('GET', `/v1/orgs/${org}/installations`, { token: world.admin.token });
@@ -491,14 +482,9 @@ describe('what a space shows of its integrations', () => {
   let cookieless: string;
 
   beforeAll(async () => {
-    shows = (await t.prisma.organization.create({ data: { id: 'showingOrganization1', title: 'Shows' } })).id;
-    await t.prisma.member.createMany({
-      data: [
-        { organizationId: shows, userId: world.admin.userId, role: 'admin' },
-        { organizationId: shows, userId: world.reader.userId, role: 'read' },
-        { organizationId: shows, userId: world.guest.userId, role: null },
-      ],
-    });
+    shows = (await buildOrganization(t.prisma, { title: 'Shows', owner: world.admin })).organization.id;
+    await buildMember(t.prisma, { organizationId: shows, user: world.reader, role: 'read' });
+    await buildMember(t.prisma, { organizationId: shows, user: world.guest, role: null });
     space = await buildSpace(t.prisma, { organizationId: shows, title: 'Shown' });
     otherSpace = await buildSpace(t.prisma, { organizationId: shows, title: 'Other shown' });
     blocky = await publishedIntegration({

@@ -1,15 +1,13 @@
 // GET /v1/integrations: the marketplace as the viewer may list it (public integrations, and every integration of their
 // own organizations), each filter applied in SQL, pages by name, and a statement count that the page size and the
 // number of integrations do not change.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useApi } from '../support/app.js';
 import { buildOrganization } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 import { buildIntegration } from './fixtures.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let acme: string;
 let other: string;
 
@@ -17,8 +15,6 @@ const chart = (urlUnfurl: string[]) => [{ id: 'chart', title: 'Chart', urlUnfurl
 const source = [{ id: 'pages', title: 'Pages', configuration: { componentId: 'c' } }];
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   acme = world.organizationId;
   other = world.outsiderOrganizationId;
   const build = (name: string, data: Record<string, unknown>) => buildIntegration(t.prisma, { name, ownerOrganizationId: acme, ...data });
@@ -37,7 +33,6 @@ beforeAll(async () => {
   await buildIntegration(t.prisma, { name: 'other-unlisted', ownerOrganizationId: other, visibility: 'unlisted', title: 'Other unlisted' });
   await buildIntegration(t.prisma, { name: 'other_public.50', ownerOrganizationId: other, title: 'Other public 50%' });
 });
-afterAll(() => t?.close());
 
 async function names(query: string, token = world.reader.token): Promise<string[]> {
   const res = await t.request('GET', `/v1/integrations${query}`, { token });

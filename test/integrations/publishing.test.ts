@@ -2,29 +2,24 @@
 // limit of the manifest, secrets (sealed, never answered), who may publish, see and unpublish one across
 // organizations and visibilities, and the assets the product serves (script with its Content-Security-Policy, icon,
 // preview images) at signed, versioned URLs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PublishIntegration } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import { integrationSecretsSealedFor } from '../../src/integrations/service.js';
 import { unseal } from '../../src/kernel/sealed.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 import { buildInstallation, images, manifest } from './fixtures.js';
 
 const ITEM = '/integrations/{integrationName}';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let acme: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   acme = world.organizationId;
   await t.prisma.organization.update({ where: { id: acme }, data: { hostname: 'acme', emailDomains: ['acme.example.com'] } });
 });
-afterAll(() => t?.close());
 
 const publish = (name: string, body: unknown, token = world.admin.token) => t.request('POST', `/v1/integrations/${name}`, { token, body });
 
