@@ -3,26 +3,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import { hashToken } from '../../src/kernel/ids.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
-import { buildOrganization, buildUser } from '../support/factories.js';
+import { type Person, useApi } from '../support/app.js';
+import { buildMember, buildOrganization, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
-import { joinSecret, type MailCatcher, startMailCatcher } from './mail-catcher.js';
+import { joinSecret, startMailCatcher } from './mail-catcher.js';
 
-let t: TestApp;
-let world: World;
+// The service's configuration names the mail server, so it listens before the service is set up; registered first, its
+// afterAll runs last, once the service has closed.
+const smtp = await startMailCatcher();
+afterAll(() => smtp.close());
+const { t, world } = useApi({ world: true, env: { SMTP_URL: smtp.url, RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0' } });
 let acme: string;
-let smtp: MailCatcher;
-
-beforeAll(async () => {
-  smtp = await startMailCatcher();
-  t = await startTestApp({ env: { SMTP_URL: smtp.url, RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0' } });
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   acme = world.organizationId;
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
 });
 
 const invite = (token: string, body: unknown, org = acme) => t.request('POST', `/v1/orgs/${org}/invites`, { token, body });
@@ -217,7 +210,7 @@ describe('the join link', () => {
   it('never lowers the role of someone who became a member meanwhile', async () => {
     const person = await buildUser(t.prisma);
     await invite(world.admin.token, { emails: [person.email], role: 'read' });
-    await t.prisma.member.create({ data: { organizationId: acme, userId: person.userId, role: 'review' } });
+    await buildMember(t.prisma, { organizationId: acme, user: person, role: 'review' });
     expect((await join(linkOf(person.email))).status).toBe(200);
     const member = await t.prisma.member.findUniqueOrThrow({
       where: { organizationId_userId: { organizationId: acme, userId: person.userId } },
@@ -253,7 +246,7 @@ describe('the join link', () => {
   it('refuses a disabled member without using the link up', async () => {
     const person = await buildUser(t.prisma);
     await invite(world.admin.token, { emails: [person.email] });
-    await t.prisma.member.create({ data: { organizationId: acme, userId: person.userId, role: 'read', disabled: true } });
+    await buildMember(t.prisma, { organizationId: acme, user: person, role: 'read', disabled: true });
     const secret = linkOf(person.email);
     const refused = await join(secret);
     expect(refused.status).toBe(403);

@@ -2,28 +2,32 @@
 // who manage them; joined by anyone who holds one, never lowering a role or a grant; refused when the organization
 // disabled invite links or the joiner's membership is disabled, and once the link has expired (`expiresAt`).
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Collection, Space } from '../../src/generated/prisma/client.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, type Response, type TestApp, useApi, walk } from '../support/app.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let acme: string;
 let shelf: Collection;
 let book: Space;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   acme = world.organizationId;
   shelf = await buildCollection(t.prisma, { organizationId: acme, title: 'Shelf' });
   book = await buildSpace(t.prisma, { organizationId: acme, parentId: shelf.id, title: 'Book' });
 });
-afterAll(() => t?.close());
+
+/** t's requests for walk(), each page it reads handed to `check` as well (walk() answers only their items). */
+const eachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
+  async request(method, path, options) {
+    const page = await t.request(method, path, options);
+    check(page);
+    return page;
+  },
+});
 
 const links = (org = acme, rest = '') => `/v1/orgs/${org}/link-invites${rest}`;
 const create = (token: string, body: unknown, org = acme) => t.request('POST', links(org), { token, body });
@@ -151,16 +155,12 @@ describe('GET /v1/orgs/{organizationId}/link-invites', () => {
     expect(new Set(data.items.map((item) => item.id))).toEqual(ids);
     expect(data.items.every((item) => item.redundant)).toBe(true);
 
-    const seen: string[] = [];
-    let page: string | undefined;
-    do {
-      const res = await t.request('GET', links(org, `?limit=2${page ? `&page=${page}` : ''}`), { token: owner.token });
-      expect(res.body.items.length).toBeLessThanOrEqual(2);
-      seen.push(...res.body.items.map((item: { id: string }) => item.id));
-      page = res.body.next?.page;
-    } while (page);
+    const withinLimit = eachPage((page) => expect(page.body.items.length).toBeLessThanOrEqual(2));
+    const { items, pages } = await walk<{ id: string }>(withinLimit, links(org, '?limit=2'), { token: owner.token });
+    const seen = items.map((item) => item.id);
     expect(seen).toHaveLength(5);
     expect(new Set(seen)).toEqual(ids);
+    expect(pages).toBe(3);
     const one = await t.counted('GET', links(org, '?limit=1'), { token: owner.token });
     const all = await t.counted('GET', links(org, '?limit=1000'), { token: owner.token });
     expect(all.body.items).toHaveLength(5);

@@ -3,30 +3,26 @@
 // for a request that alone exceeds it) and writes and sends nothing; members, who get no mail, do not count.
 import type { GitBookAPIError } from 'gitbook-api-0202';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Person, type Response, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, type Response, startTestApp, type TestApp, useApi } from '../support/app.js';
 import { buildMember, buildOrganization } from '../support/factories.js';
 import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { type MailCatcher, startMailCatcher } from './mail-catcher.js';
+import { startMailCatcher } from './mail-catcher.js';
 
 const QUOTA = 5;
 const HOUR_MS = 60 * 60 * 1000;
 const env = { INVITE_MAILS_PER_DAY: String(QUOTA), RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0' };
 
-let t: TestApp;
+// The services' configuration names the mail server, so it listens before they are set up. After hooks run in reverse
+// order: the second instance closes first, the mail server last.
+const smtp = await startMailCatcher();
+afterAll(() => smtp.close());
+const { t } = useApi({ env: { ...env, SMTP_URL: smtp.url } });
 /** Another instance on t's database. */
 let second: TestApp;
-let smtp: MailCatcher;
-
 beforeAll(async () => {
-  smtp = await startMailCatcher();
-  t = await startTestApp({ env: { ...env, SMTP_URL: smtp.url } });
   second = await startTestApp({ env: { ...env, SMTP_URL: smtp.url }, databaseUrl: t.databaseUrl });
 });
-afterAll(async () => {
-  await second?.close();
-  await t?.close();
-  await smtp?.close();
-});
+afterAll(() => second?.close());
 
 let addresses = 0;
 const newAddresses = (count: number) => Array.from({ length: count }, () => `quota${++addresses}@example.org`);
