@@ -7,7 +7,7 @@ import { pageVersionHooks } from '../../src/composition.js';
 import type { ChangeRequest, Space } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
 import { MAIN, writeRevision } from '../../src/revisions/store.js';
-import { type Person, type Response, type TestApp, useApi, walk } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildMember, buildSpace, type SpaceOverrides } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -15,15 +15,6 @@ const { t, world } = useApi({ world: true });
 let acme: string;
 beforeAll(() => {
   acme = world.organizationId;
-});
-
-/** t's requests for walk(), each page it reads handed to `check` as well (walk() answers only their items). */
-const eachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
-  async request(method, path, options) {
-    const page = await t.request(method, path, options);
-    check(page);
-    return page;
-  },
 });
 
 const UNKNOWN_ID = 'unknownChangeReq0001';
@@ -510,8 +501,10 @@ describe('GET /v1/spaces/{spaceId}/change-requests', () => {
 
   it('walks every change request once, with the same statement count whatever the page size', async () => {
     // Every page counts them all.
-    const countingAll = eachPage((page) => expect(page.body.count).toBe(numbers.open.length));
-    const { items, pages } = await walk(countingAll, `${base(space.id)}?status=open&limit=2`, { token: world.admin.token });
+    const { items, pages } = await walk(t, `${base(space.id)}?status=open&limit=2`, {
+      token: world.admin.token,
+      eachPage: (page) => expect(page.body.count).toBe(numbers.open.length),
+    });
     expect(numbersOf({ items })).toEqual(newestFirst(numbers.open));
     expect(pages).toBe(3);
     // Another filter's page token is not this list's.

@@ -1,7 +1,7 @@
 // Collections: the eight endpoints of the spec, move and transfer rules, permissions, limits, pagination.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import { type Person, type Response, type TestApp, useApi, walk } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildSpaces } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -20,15 +20,6 @@ beforeAll(async () => {
   beta = world.secondOrganizationId;
   other = world.outsiderOrganizationId;
   await buildMember(t.prisma, { organizationId: beta, user: carl, role: 'read' });
-});
-
-/** t's requests for walk(), each page it reads handed to `check` as well (walk() answers only their items). */
-const eachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
-  async request(method, path, options) {
-    const page = await t.request(method, path, options);
-    check(page);
-    return page;
-  },
 });
 
 const create = async (org: string, body: object, token = alice.token) => {
@@ -414,8 +405,10 @@ describe('GET /v1/orgs/{organizationId}/collections', () => {
   });
 
   it('walks every collection exactly once with limit=3', async () => {
-    const countingAll = eachPage((page) => expect(page.body.count).toBe(8));
-    const { items, pages } = await walk<{ id: string }>(countingAll, `/v1/orgs/${org}/collections?limit=3`, { token: alice.token });
+    const { items, pages } = await walk<{ id: string }>(t, `/v1/orgs/${org}/collections?limit=3`, {
+      token: alice.token,
+      eachPage: (page) => expect(page.body.count).toBe(8),
+    });
     expect(pages).toBe(3);
     expect(new Set(items.map((c) => c.id)).size).toBe(8);
   });

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Collection, Space } from '../../src/generated/prisma/client.js';
-import { type Person, type TestApp, useApi, walk } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -261,15 +261,9 @@ describe.each(kinds)('grants on a $name', (kind) => {
     for (const list of ['users', 'aggregate']) {
       // The statements of each page walk() reads; it fails on any page that is not a 200.
       const statements = new Set<number>();
-      const counting: Pick<TestApp, 'request'> = {
-        async request(method, path, options) {
-          const page = await t.counted(method, path, options);
-          statements.add(page.statements);
-          return page;
-        },
-      };
-      const { items, pages } = await walk<{ user: { id: string } }>(counting, `${kind.base(content.id)}/${list}?limit=2`, {
+      const { items, pages } = await walk<{ user: { id: string } }>(t, `${kind.base(content.id)}/${list}?limit=2`, {
         token: world.admin.token,
+        eachPage: (page) => statements.add(page.statements),
       });
       const seen = items.map((item) => item.user.id);
       expect(new Set(seen).size, list).toBe(seen.length);

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Collection, Space } from '../../src/generated/prisma/client.js';
-import { type Person, type Response, type TestApp, useApi, walk } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -18,15 +18,6 @@ beforeAll(async () => {
   acme = world.organizationId;
   shelf = await buildCollection(t.prisma, { organizationId: acme, title: 'Shelf' });
   book = await buildSpace(t.prisma, { organizationId: acme, parentId: shelf.id, title: 'Book' });
-});
-
-/** t's requests for walk(), each page it reads handed to `check` as well (walk() answers only their items). */
-const eachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
-  async request(method, path, options) {
-    const page = await t.request(method, path, options);
-    check(page);
-    return page;
-  },
 });
 
 const links = (org = acme, rest = '') => `/v1/orgs/${org}/link-invites${rest}`;
@@ -155,8 +146,10 @@ describe('GET /v1/orgs/{organizationId}/link-invites', () => {
     expect(new Set(data.items.map((item) => item.id))).toEqual(ids);
     expect(data.items.every((item) => item.redundant)).toBe(true);
 
-    const withinLimit = eachPage((page) => expect(page.body.items.length).toBeLessThanOrEqual(2));
-    const { items, pages } = await walk<{ id: string }>(withinLimit, links(org, '?limit=2'), { token: owner.token });
+    const { items, pages } = await walk<{ id: string }>(t, links(org, '?limit=2'), {
+      token: owner.token,
+      eachPage: (page) => expect(page.body.items.length).toBeLessThanOrEqual(2),
+    });
     const seen = items.map((item) => item.id);
     expect(seen).toHaveLength(5);
     expect(new Set(seen)).toEqual(ids);

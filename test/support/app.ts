@@ -188,19 +188,25 @@ export function useApi(options: UseApiOptions = {}): { t: TestApp; world: World 
   };
 }
 
+export interface WalkOptions extends RequestOptions {
+  /** Called with every page's response (with the statements the service ran for it) before the next is read. */
+  eachPage?(page: Response & { statements: number }): void;
+}
+
 /** Every item of a paginated list, following `next.page` from the first page; `pages` counts the requests. */
 export async function walk<T = any>(
-  t: Pick<TestApp, 'request'>,
+  t: Pick<TestApp, 'counted'>,
   path: string,
-  options: RequestOptions = {},
+  { eachPage, ...options }: WalkOptions = {},
 ): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let pages = 0;
   let page: string | undefined;
   do {
     const url = page ? `${path}${path.includes('?') ? '&' : '?'}page=${encodeURIComponent(page)}` : path;
-    const response = await t.request<{ items: T[]; next?: { page: string } }>('GET', url, options);
+    const response = await t.counted<{ items: T[]; next?: { page: string } }>('GET', url, options);
     if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${response.text}`);
+    eachPage?.(response);
     items.push(...response.body.items);
     page = response.body.next?.page;
     pages++;
