@@ -1,33 +1,30 @@
 // Three-way merges of a change request's line with the primary content: clean combinations at the tree level and
 // inside a page's text, conflicts that refuse a merge and are kept by an update, and the tree kept whole.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { pageVersionHooks } from '../../src/composition.js';
 import type { Revision } from '../../src/generated/prisma/client.js';
 import { mergeIntoMain, updateFromMain } from '../../src/revisions/merge.js';
 import { MAIN, type PageContent, pageAt, pagesAt, type RevisionChanges, writeRevision } from '../../src/revisions/store.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useDatabase } from '../support/database.js';
 import { buildSpace, buildUser } from '../support/factories.js';
 import { page as content } from './content.js';
 
-let t: TestApp;
+const db = useDatabase();
 let userId: string;
 beforeAll(async () => {
-  t = await startTestApp();
-  userId = (await buildUser(t.prisma)).userId;
+  userId = (await buildUser(db.prisma)).userId;
 });
-afterAll(() => t?.close());
 
-const sql = () => t.app.services.sql;
 /** A page whose markdown is five lines, one word each. */
 const page = (pageId: string, title: string, fields: Partial<PageContent> = {}) =>
   content(pageId, title, { markdown: 'one\ntwo\nthree\nfour\nfive\n', ...fields });
 
 /** A space whose primary content has pages p0..p3, and a change request line started from it. */
 async function fixture() {
-  const space = await buildSpace(t.prisma, {});
-  const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
+  const space = await buildSpace(db.prisma, {});
+  const first = await db.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
   const write = (parent: Revision, changes: RevisionChanges, line = MAIN, type: Revision['type'] = 'edits', baseSeq?: number) =>
-    t.prisma.$transaction((tx) =>
+    db.prisma.$transaction((tx) =>
       writeRevision(tx, pageVersionHooks, { spaceId: space.id, line, parent, type, createdById: userId, baseSeq }, changes),
     );
   const main = await write(first, { pages: ['p0', 'p1', 'p2', 'p3'].map((id, i) => page(id, `Page ${i}`, { position: i })) });
@@ -36,10 +33,11 @@ async function fixture() {
   return { space, main, cr, line, write };
 }
 const state = async (at: Revision) =>
-  Object.fromEntries((await pagesAt(sql(), at)).map((p) => [p.pageId, { title: p.title, parentId: p.parentId, markdown: p.markdown }]));
-const merge = (main: Revision, cr: Revision) => t.prisma.$transaction((tx) => mergeIntoMain(tx, sql(), pageVersionHooks, main, cr, userId));
+  Object.fromEntries((await pagesAt(db.sql, at)).map((p) => [p.pageId, { title: p.title, parentId: p.parentId, markdown: p.markdown }]));
+const merge = (main: Revision, cr: Revision) =>
+  db.prisma.$transaction((tx) => mergeIntoMain(tx, db.sql, pageVersionHooks, main, cr, userId));
 const update = (cr: Revision, main: Revision) =>
-  t.prisma.$transaction((tx) => updateFromMain(tx, sql(), pageVersionHooks, cr, main, userId));
+  db.prisma.$transaction((tx) => updateFromMain(tx, db.sql, pageVersionHooks, cr, main, userId));
 
 describe('merging a change request into the primary content', () => {
   it('combines changes of different pages, moves, inserts and deletes, and writes rows for the changes only', async () => {
@@ -50,7 +48,7 @@ describe('merging a change request into the primary content', () => {
       { pages: [page('p1', 'CR renamed p1', { parentId: 'p0' }), page('p9', 'New')], deletedPages: ['p2'] },
       line,
     );
-    const rows = await t.prisma.pageVersion.count({ where: { spaceId: space.id } });
+    const rows = await db.prisma.pageVersion.count({ where: { spaceId: space.id } });
     const outcome = await merge(main2, cr2);
     expect(outcome.result).toBe('merge');
     expect(outcome.revision).toMatchObject({ line: MAIN, seq: main2.seq + 1, type: 'merge', parents: [main2.id, cr2.id] });
@@ -59,7 +57,7 @@ describe('merging a change request into the primary content', () => {
     expect(merged.p0.title).toBe('Main renamed p0');
     expect(merged.p1).toMatchObject({ title: 'CR renamed p1', parentId: 'p0' });
     // p1 and p9 written; p2's row closed, none added.
-    expect(await t.prisma.pageVersion.count({ where: { spaceId: space.id } })).toBe(rows + 2);
+    expect(await db.prisma.pageVersion.count({ where: { spaceId: space.id } })).toBe(rows + 2);
   });
 
   it('combines edits of different lines of one page, and refuses edits of the same line, writing nothing', async () => {
@@ -68,7 +66,7 @@ describe('merging a change request into the primary content', () => {
     const cr2 = await write(cr, { pages: [page('p0', 'Page 0', { markdown: 'one\ntwo\nthree\nfour\nFIVE\n' })] }, line);
     const clean = await merge(main2, cr2);
     expect(clean.result).toBe('merge');
-    expect((await pageAt(sql(), clean.revision, 'p0'))?.markdown).toBe('ONE\ntwo\nthree\nfour\nFIVE\n');
+    expect((await pageAt(db.sql, clean.revision, 'p0'))?.markdown).toBe('ONE\ntwo\nthree\nfour\nFIVE\n');
 
     const fresh = await fixture();
     const m2 = await fresh.write(fresh.main, { pages: [page('p0', 'Page 0', { markdown: 'one\nTWO (main)\nthree\nfour\nfive\n' })] });
@@ -77,14 +75,14 @@ describe('merging a change request into the primary content', () => {
       { pages: [page('p0', 'Page 0', { markdown: 'one\nTWO (cr)\nthree\nfour\nfive\n' })] },
       fresh.line,
     );
-    const before = await t.prisma.revision.count({ where: { spaceId: fresh.space.id } });
+    const before = await db.prisma.revision.count({ where: { spaceId: fresh.space.id } });
     const refused = await merge(m2, c2);
     expect(refused).toMatchObject({
       result: 'conflicts',
       revision: { id: c2.id },
       conflicts: [{ kind: 'page', id: 'p0', fields: ['markdown'] }],
     });
-    expect(await t.prisma.revision.count({ where: { spaceId: fresh.space.id } })).toBe(before);
+    expect(await db.prisma.revision.count({ where: { spaceId: fresh.space.id } })).toBe(before);
   });
 
   it('refuses a delete of what the other side changed, and moves that would make a cycle', async () => {
@@ -145,11 +143,11 @@ describe('updating a change request from the primary content', () => {
     const c2 = await write(cr, { pages: [page('p0', 'Page 0', { markdown: 'one\nTWO (cr)\nthree\nfour\nfive\n' })] }, line);
     const outcome = await update(c2, m2);
     expect(outcome.result).toBe('conflicts');
-    expect((await pageAt(sql(), outcome.revision, 'p0'))?.markdown).toBe(
+    expect((await pageAt(db.sql, outcome.revision, 'p0'))?.markdown).toBe(
       'one\n<<<<<<< change request\nTWO (cr)\n=======\nTWO (main)\n>>>>>>> main\nthree\nfour\nfive\n',
     );
     // The primary content is untouched.
-    expect((await pageAt(sql(), m2, 'p0'))?.markdown).toBe('one\nTWO (main)\nthree\nfour\nfive\n');
+    expect((await pageAt(db.sql, m2, 'p0'))?.markdown).toBe('one\nTWO (main)\nthree\nfour\nfive\n');
     const resolved = await write(
       outcome.revision,
       { pages: [page('p0', 'Page 0', { markdown: 'one\nTWO (both)\nthree\nfour\nfive\n' })] },
@@ -157,7 +155,7 @@ describe('updating a change request from the primary content', () => {
     );
     const merged = await merge(m2, resolved);
     expect(merged.result).toBe('merge');
-    expect((await pageAt(sql(), merged.revision, 'p0'))?.markdown).toBe('one\nTWO (both)\nthree\nfour\nfive\n');
+    expect((await pageAt(db.sql, merged.revision, 'p0'))?.markdown).toBe('one\nTWO (both)\nthree\nfour\nfive\n');
   });
 
   it('keeps a page the change request changed and the primary content deleted, and mends a cycle of moves', async () => {
