@@ -1,14 +1,15 @@
 // The revision store: every revision reads back as it was written, a change request's line shows its own changes
 // over the primary content it builds on, and a revision that changes one page of a 1,000-page space writes one page
-// row, not a copy of the space. What follows page versions through the store's hooks (the search index, the links)
-// rides in the statements that write them.
+// row, not a copy of the space. Files are kept as pages are; a change request's line lets the primary content show
+// through again where it ends its own rows. What follows page versions through the store's hooks (the search index,
+// the links) rides in the statements that write them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pageVersionHooks } from '../../src/composition.js';
 import type { Revision } from '../../src/generated/prisma/client.js';
-import { copyContent, MAIN, pageAt, pagesAt, writeRevision } from '../../src/revisions/store.js';
+import { copyContent, fileAt, filesAt, MAIN, pageAt, pagesAt, writeRevision } from '../../src/revisions/store.js';
 import { useDatabase } from '../support/database.js';
 import { buildSpace, buildUser } from '../support/factories.js';
-import { page as content } from './content.js';
+import { page as content, file } from './content.js';
 
 const db = useDatabase();
 let userId: string;
@@ -89,6 +90,36 @@ describe('the revision store', () => {
     // Restoring a page the change request deleted.
     const cr4 = await write(cr3, { pages: [page('p2', 'Back')] });
     expect(await titles(cr4)).toEqual(['p0:Changed in main', 'p1:Changed in CR', 'p2:Back', 'p9:New in CR']);
+  });
+
+  it('keeps files as it keeps pages, and lets the primary content show through where a change request restores', async () => {
+    const { space, revision: main1 } = await spaceWithPages(1);
+    const line = 'changeRequest000003';
+    const write = (parent: Revision, changes: Parameters<typeof writeRevision>[3], onLine = line) =>
+      db.prisma.$transaction((tx) =>
+        writeRevision(tx, pageVersionHooks, { spaceId: space.id, line: onLine, parent, type: 'edits', createdById: userId }, changes),
+      );
+    const names = async (at: Revision) => (await filesAt(db.sql, at)).map((f) => `${f.fileId}:${f.name}:${f.line}`).sort();
+    const main2 = await write(main1, { files: [file('f0', 'a.png'), file('f1', 'b.png')] }, MAIN);
+    expect(await names(main2)).toEqual(['f0:a.png:main', 'f1:b.png:main']);
+    expect(await filesAt(db.sql, main1)).toEqual([]);
+
+    const cr1 = await write(main2, { pages: [page('p0', 'Changed in CR')], files: [file('f0', 'a (cr).png')], deletedFiles: ['f1'] });
+    expect(await names(cr1)).toEqual([`f0:a (cr).png:${line}`]);
+    expect(await fileAt(db.sql, cr1, 'f1')).toBeNull();
+    expect((await fileAt(db.sql, main2, 'f1'))?.name).toBe('b.png');
+
+    // Restoring ends the line's own rows (the tombstone too) and writes none.
+    const rows = async () =>
+      (await db.prisma.pageVersion.count({ where: { spaceId: space.id } })) +
+      (await db.prisma.fileVersion.count({ where: { spaceId: space.id } }));
+    const before = await rows();
+    const cr2 = await write(cr1, { restoredPages: ['p0'], restoredFiles: ['f0', 'f1'] });
+    expect(await rows()).toBe(before);
+    expect(await names(cr2)).toEqual(['f0:a.png:main', 'f1:b.png:main']);
+    expect(await pageAt(db.sql, cr2, 'p0')).toMatchObject({ title: 'Page 0', line: MAIN });
+    // The revision before the restore reads as it was.
+    expect(await names(cr1)).toEqual([`f0:a (cr).png:${line}`]);
   });
 
   it('copies a revision into another space as its first revision', async () => {
