@@ -1,17 +1,15 @@
 // A space's current content: the revision with its page tree and files, the page tree alone, files a page at a time,
 // one file, one page by id or by path with its body as markdown or as GitBook's document; through GitBook's client,
 // matching its published spec; who may read it; what it costs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { route } from '../../rest/route.js';
 import type { Space } from '../../src/generated/prisma/client.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 import { expectPagesMatchSpec, file, page, publish } from './content.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let space: Space;
 
 const guide = '# Guide\n\nRead **this** first, then [the API](https://example.com/api).\n';
@@ -40,8 +38,6 @@ const storedDocument = {
 };
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   space = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Handbook' });
   await publish(t.prisma, space.id, {
     pages: [
@@ -65,7 +61,6 @@ beforeAll(async () => {
     ],
   });
 });
-afterAll(() => t?.close());
 
 const base = () => `/v1/spaces/${space.id}/content`;
 

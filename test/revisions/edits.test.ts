@@ -1,11 +1,16 @@
 // Content change batches, applied to a change request's content: inserts with titles from front matter or the
 // leading heading, slugs unique among siblings, moves with into/at, deletes of subtrees, reverts to the base, and
-// refusals that name the operation.
-import { describe, expect, it } from 'vitest';
-import type { PageVersion } from '../../src/generated/prisma/client.js';
-import { type DraftSource, DraftTree } from '../../src/revisions/edits/draft.js';
+// refusals that name the operation. Over pages in memory, then over the revision store's own draft source on a
+// database, which reads the bodies of the pages a batch touches only.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pageVersionHooks } from '../../src/composition.js';
+import type { PageVersion, Revision } from '../../src/generated/prisma/client.js';
+import { type DraftSource, DraftTree, revisionPages } from '../../src/revisions/edits/draft.js';
 import { applyChanges, type ContentChange, type EditContext } from '../../src/revisions/edits.js';
-import { pageVersion } from './content.js';
+import { filesAt, MAIN, pageAt, pagesAt, type RevisionChanges, writeRevision } from '../../src/revisions/store.js';
+import { useDatabase } from '../support/database.js';
+import { buildSpace } from '../support/factories.js';
+import { page, pageVersion } from './content.js';
 
 const now = new Date('2026-11-23T12:00:00Z');
 const row = (pageId: string, title: string, parentId: string | null, position: number) =>
@@ -255,5 +260,123 @@ describe('a batch of content changes', () => {
       { heads: true, bodiesOf: [] },
       { heads: false, bodiesOf: ['faq'] },
     ]);
+  });
+});
+
+describe('a batch over the revision store’s pages', () => {
+  const db = useDatabase();
+  const PAGES = 100;
+  let spaceId: string;
+  let main: Revision;
+  let lines = 0;
+
+  const write = (parent: Revision, changes: RevisionChanges, line: string) =>
+    db.prisma.$transaction((tx) =>
+      writeRevision(tx, pageVersionHooks, { spaceId, line, parent, type: 'edits', createdById: null }, changes),
+    );
+
+  /** A space of 100 pages, p0..p99. */
+  beforeAll(async () => {
+    const space = await buildSpace(db.prisma, {});
+    spaceId = space.id;
+    const first = await db.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
+    main = await write(first, { pages: Array.from({ length: PAGES }, (_, i) => page(`p${i}`, `Page ${i}`, { position: i })) }, MAIN);
+  });
+
+  /**
+   * A change request of its own that changed p7 (its own row over the primary content), and a batch's context on its
+   * revision through the store's draft source, with what each of the source's reads brought back.
+   */
+  async function changeRequest() {
+    const line = `cr${++lines}`;
+    const current = await write(
+      main,
+      { pages: [page('p7', 'Page 7', { position: 7, markdown: 'Changed in the change request.\n' })] },
+      line,
+    );
+    const source = revisionPages(db.sql, current);
+    const reads: { heads: number; bodies: string[] }[] = [];
+    const pages: DraftSource = {
+      async pages(bodiesOf) {
+        const read = await source.pages(bodiesOf);
+        reads.push({ heads: read.heads.length, bodies: [...read.bodies.keys()].sort() });
+        return read;
+      },
+      async bodies(pageIds) {
+        const read = await source.bodies(pageIds);
+        reads.push({ heads: 0, bodies: [...read.keys()].sort() });
+        return read;
+      },
+    };
+    const context: EditContext = {
+      pages,
+      pageIn: (pageId) => pageAt(db.sql, { spaceId, line: MAIN, seq: current.baseSeq ?? 0, baseSeq: null }, pageId),
+      storeFile: async () => {
+        throw new Error('no files in these tests');
+      },
+      files: () => filesAt(db.sql, current),
+      now,
+    };
+    /** Applies a batch, counting its statements, and writes it as the change request's next revision. */
+    const apply = async (changes: ContentChange[]) => {
+      const before = db.statements.count;
+      const result = await applyChanges(context, changes);
+      const statements = db.statements.count - before;
+      return { ...result, statements, written: await write(current, result.changes, line) };
+    };
+    return { line, current, reads, pages, apply };
+  }
+
+  it('reads every page’s head and no body for inserts and deletes: one statement', async () => {
+    const { reads, apply } = await changeRequest();
+    const { changes, statements, written } = await apply([
+      { operation: 'insert_page', into: 'p3', title: 'New', document: { markdown: 'Text\n' } },
+      { operation: 'delete_page', page: 'p9' },
+    ]);
+    expect(reads).toEqual([{ heads: PAGES, bodies: [] }]);
+    expect(statements).toBe(1);
+    expect(changes.deletedPages).toEqual(['p9']);
+    expect(changes.pages).toEqual([expect.objectContaining({ title: 'New', parentId: 'p3', markdown: 'Text\n' })]);
+    const after = await pagesAt(db.sql, written);
+    expect(after).toHaveLength(PAGES);
+    expect(after.find((row) => row.pageId === 'p9')).toBeUndefined();
+  });
+
+  it('reads the bodies of the pages it updates with the heads, in one statement, and writes them whole', async () => {
+    const { reads, apply, line } = await changeRequest();
+    const { statements, written } = await apply([
+      { operation: 'update_page', page: 'p5', title: 'Five' },
+      { operation: 'update_page', page: 'p7', emoji: '1f600' },
+      { operation: 'update_page', page: 'p5', into: 'p6' },
+    ]);
+    expect(reads).toEqual([{ heads: PAGES, bodies: ['p5', 'p7'] }]);
+    expect(statements).toBe(1);
+    expect(await pageAt(db.sql, written, 'p5')).toMatchObject({ title: 'Five', parentId: 'p6', markdown: '# Page 5\n\nAbout Page 5.\n' });
+    // The change request's own body of p7, not the primary content's.
+    expect(await pageAt(db.sql, written, 'p7')).toMatchObject({ line, emoji: '1f600', markdown: 'Changed in the change request.\n' });
+    expect(await pagesAt(db.sql, written)).toHaveLength(PAGES);
+  });
+
+  it('reverts a page to the primary content below the change request: the line’s own row ends', async () => {
+    const { reads, apply } = await changeRequest();
+    const { changes, affected, written } = await apply([{ operation: 'revert_page', page: 'p7' }]);
+    expect(reads).toEqual([{ heads: PAGES, bodies: ['p7'] }]);
+    expect(changes).toMatchObject({ pages: [], deletedPages: [], restoredPages: ['p7'] });
+    expect(affected).toEqual([{ pageId: 'p7', outcome: 'updated' }]);
+    expect(await pageAt(db.sql, written, 'p7')).toMatchObject({ line: MAIN, markdown: '# Page 7\n\nAbout Page 7.\n' });
+  });
+
+  it('reads a body it was not told of when first needed, that page’s only, once', async () => {
+    const { reads, pages } = await changeRequest();
+    const before = db.statements.count;
+    const draft = await DraftTree.read(pages, []);
+    expect(draft.head('p42')).not.toHaveProperty('markdown');
+    expect((await draft.page('p42'))?.markdown).toBe('# Page 42\n\nAbout Page 42.\n');
+    expect((await draft.page('p42'))?.title).toBe('Page 42');
+    expect(reads).toEqual([
+      { heads: PAGES, bodies: [] },
+      { heads: 0, bodies: ['p42'] },
+    ]);
+    expect(db.statements.count - before).toBe(2);
   });
 });

@@ -1,45 +1,54 @@
-// Three-way merges of a change request's line with the primary content: clean combinations at the tree level and
-// inside a page's text, conflicts that refuse a merge and are kept by an update, and the tree kept whole.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Three-way merges of a change request's line with the primary content: clean combinations at the tree level, field by
+// field and inside a page's text, of pages and of files; conflicts that refuse a merge and are kept by an update; pages
+// whose parent the other side moved or deleted; and the tree kept whole.
+import { beforeAll, describe, expect, it } from 'vitest';
 import { pageVersionHooks } from '../../src/composition.js';
 import type { Revision } from '../../src/generated/prisma/client.js';
 import { mergeIntoMain, updateFromMain } from '../../src/revisions/merge.js';
-import { MAIN, type PageContent, pageAt, pagesAt, type RevisionChanges, writeRevision } from '../../src/revisions/store.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import {
+  type FileContent,
+  filesAt,
+  MAIN,
+  type PageContent,
+  pageAt,
+  pagesAt,
+  type RevisionChanges,
+  writeRevision,
+} from '../../src/revisions/store.js';
+import { useDatabase } from '../support/database.js';
 import { buildSpace, buildUser } from '../support/factories.js';
-import { page as content } from './content.js';
+import { page as content, file } from './content.js';
 
-let t: TestApp;
+const db = useDatabase();
 let userId: string;
 beforeAll(async () => {
-  t = await startTestApp();
-  userId = (await buildUser(t.prisma)).userId;
+  userId = (await buildUser(db.prisma)).userId;
 });
-afterAll(() => t?.close());
 
-const sql = () => t.app.services.sql;
 /** A page whose markdown is five lines, one word each. */
 const page = (pageId: string, title: string, fields: Partial<PageContent> = {}) =>
   content(pageId, title, { markdown: 'one\ntwo\nthree\nfour\nfive\n', ...fields });
 
-/** A space whose primary content has pages p0..p3, and a change request line started from it. */
-async function fixture() {
-  const space = await buildSpace(t.prisma, {});
-  const first = await t.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
+/** A space whose primary content has pages p0..p3 (and these files), and a change request line started from it. */
+async function fixture(files: FileContent[] = []) {
+  const space = await buildSpace(db.prisma, {});
+  const first = await db.prisma.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
   const write = (parent: Revision, changes: RevisionChanges, line = MAIN, type: Revision['type'] = 'edits', baseSeq?: number) =>
-    t.prisma.$transaction((tx) =>
+    db.prisma.$transaction((tx) =>
       writeRevision(tx, pageVersionHooks, { spaceId: space.id, line, parent, type, createdById: userId, baseSeq }, changes),
     );
-  const main = await write(first, { pages: ['p0', 'p1', 'p2', 'p3'].map((id, i) => page(id, `Page ${i}`, { position: i })) });
+  const main = await write(first, { pages: ['p0', 'p1', 'p2', 'p3'].map((id, i) => page(id, `Page ${i}`, { position: i })), files });
   const line = `cr${Math.random().toString(36).slice(2, 12)}`;
   const cr = await write(main, {}, line);
   return { space, main, cr, line, write };
 }
 const state = async (at: Revision) =>
-  Object.fromEntries((await pagesAt(sql(), at)).map((p) => [p.pageId, { title: p.title, parentId: p.parentId, markdown: p.markdown }]));
-const merge = (main: Revision, cr: Revision) => t.prisma.$transaction((tx) => mergeIntoMain(tx, sql(), pageVersionHooks, main, cr, userId));
+  Object.fromEntries((await pagesAt(db.sql, at)).map((p) => [p.pageId, { title: p.title, parentId: p.parentId, markdown: p.markdown }]));
+const fileNames = async (at: Revision) => Object.fromEntries((await filesAt(db.sql, at)).map((f) => [f.fileId, f.name]));
+const merge = (main: Revision, cr: Revision) =>
+  db.prisma.$transaction((tx) => mergeIntoMain(tx, db.sql, pageVersionHooks, main, cr, userId));
 const update = (cr: Revision, main: Revision) =>
-  t.prisma.$transaction((tx) => updateFromMain(tx, sql(), pageVersionHooks, cr, main, userId));
+  db.prisma.$transaction((tx) => updateFromMain(tx, db.sql, pageVersionHooks, cr, main, userId));
 
 describe('merging a change request into the primary content', () => {
   it('combines changes of different pages, moves, inserts and deletes, and writes rows for the changes only', async () => {
@@ -50,7 +59,7 @@ describe('merging a change request into the primary content', () => {
       { pages: [page('p1', 'CR renamed p1', { parentId: 'p0' }), page('p9', 'New')], deletedPages: ['p2'] },
       line,
     );
-    const rows = await t.prisma.pageVersion.count({ where: { spaceId: space.id } });
+    const rows = await db.prisma.pageVersion.count({ where: { spaceId: space.id } });
     const outcome = await merge(main2, cr2);
     expect(outcome.result).toBe('merge');
     expect(outcome.revision).toMatchObject({ line: MAIN, seq: main2.seq + 1, type: 'merge', parents: [main2.id, cr2.id] });
@@ -59,7 +68,7 @@ describe('merging a change request into the primary content', () => {
     expect(merged.p0.title).toBe('Main renamed p0');
     expect(merged.p1).toMatchObject({ title: 'CR renamed p1', parentId: 'p0' });
     // p1 and p9 written; p2's row closed, none added.
-    expect(await t.prisma.pageVersion.count({ where: { spaceId: space.id } })).toBe(rows + 2);
+    expect(await db.prisma.pageVersion.count({ where: { spaceId: space.id } })).toBe(rows + 2);
   });
 
   it('combines edits of different lines of one page, and refuses edits of the same line, writing nothing', async () => {
@@ -68,7 +77,7 @@ describe('merging a change request into the primary content', () => {
     const cr2 = await write(cr, { pages: [page('p0', 'Page 0', { markdown: 'one\ntwo\nthree\nfour\nFIVE\n' })] }, line);
     const clean = await merge(main2, cr2);
     expect(clean.result).toBe('merge');
-    expect((await pageAt(sql(), clean.revision, 'p0'))?.markdown).toBe('ONE\ntwo\nthree\nfour\nFIVE\n');
+    expect((await pageAt(db.sql, clean.revision, 'p0'))?.markdown).toBe('ONE\ntwo\nthree\nfour\nFIVE\n');
 
     const fresh = await fixture();
     const m2 = await fresh.write(fresh.main, { pages: [page('p0', 'Page 0', { markdown: 'one\nTWO (main)\nthree\nfour\nfive\n' })] });
@@ -77,14 +86,14 @@ describe('merging a change request into the primary content', () => {
       { pages: [page('p0', 'Page 0', { markdown: 'one\nTWO (cr)\nthree\nfour\nfive\n' })] },
       fresh.line,
     );
-    const before = await t.prisma.revision.count({ where: { spaceId: fresh.space.id } });
+    const before = await db.prisma.revision.count({ where: { spaceId: fresh.space.id } });
     const refused = await merge(m2, c2);
     expect(refused).toMatchObject({
       result: 'conflicts',
       revision: { id: c2.id },
       conflicts: [{ kind: 'page', id: 'p0', fields: ['markdown'] }],
     });
-    expect(await t.prisma.revision.count({ where: { spaceId: fresh.space.id } })).toBe(before);
+    expect(await db.prisma.revision.count({ where: { spaceId: fresh.space.id } })).toBe(before);
   });
 
   it('refuses a delete of what the other side changed, and moves that would make a cycle', async () => {
@@ -99,6 +108,111 @@ describe('merging a change request into the primary content', () => {
         expect.objectContaining({ kind: 'page', fields: ['tree'] }),
       ]),
     );
+  });
+
+  it('keeps what both sides changed the same way, and combines the fields each side changed of one page', async () => {
+    const { space, main, cr, line, write } = await fixture();
+    const main2 = await write(main, {
+      pages: [page('p0', 'Renamed by both'), page('p1', 'P1 by both', { position: 1, emoji: '1f600' })],
+      deletedPages: ['p3'],
+    });
+    const cr2 = await write(
+      cr,
+      {
+        pages: [page('p0', 'Renamed by both'), page('p1', 'P1 by both', { position: 1, markdown: 'one\ntwo\nthree\nfour\nfive (cr)\n' })],
+        deletedPages: ['p3'],
+      },
+      line,
+    );
+    const rows = await db.prisma.pageVersion.count({ where: { spaceId: space.id } });
+    const outcome = await merge(main2, cr2);
+    expect(outcome).toMatchObject({ result: 'merge', conflicts: [] });
+    expect(await state(outcome.revision)).toEqual({
+      p0: { title: 'Renamed by both', parentId: null, markdown: 'one\ntwo\nthree\nfour\nfive\n' },
+      p1: { title: 'P1 by both', parentId: null, markdown: 'one\ntwo\nthree\nfour\nfive (cr)\n' },
+      p2: { title: 'Page 2', parentId: null, markdown: 'one\ntwo\nthree\nfour\nfive\n' },
+    });
+    expect((await pageAt(db.sql, outcome.revision, 'p1'))?.emoji).toBe('1f600');
+    // Only p1, combined, is new to the primary content: p0 is its own row already, p3 was gone from it.
+    expect(await db.prisma.pageVersion.count({ where: { spaceId: space.id } })).toBe(rows + 1);
+  });
+
+  it('refuses a field both sides changed differently; an update keeps the change request’s value, which then merges', async () => {
+    const { main, cr, line, write } = await fixture();
+    const m2 = await write(main, { pages: [page('p0', 'Main title', { slug: 'page-0' })] });
+    const c2 = await write(cr, { pages: [page('p0', 'CR title', { slug: 'page-0' })] }, line);
+    const refused = await merge(m2, c2);
+    expect(refused).toMatchObject({ result: 'conflicts', conflicts: [{ kind: 'page', id: 'p0', fields: ['title'] }] });
+    const updated = await update(c2, m2);
+    expect(updated).toMatchObject({ result: 'conflicts', conflicts: [{ kind: 'page', id: 'p0', fields: ['title'] }] });
+    expect((await state(updated.revision)).p0.title).toBe('CR title');
+    const merged = await merge(m2, updated.revision);
+    expect(merged.result).toBe('merge');
+    expect((await state(merged.revision)).p0.title).toBe('CR title');
+  });
+
+  it('merges files as it merges pages, refusing a file both sides changed differently or one deleted and the other changed', async () => {
+    const { main, cr, line, write } = await fixture([file('f0', 'a.png'), file('f1', 'b.png'), file('f2', 'c.png')]);
+    const m2 = await write(main, { files: [file('f2', 'c (main).png')], deletedFiles: ['f0'] });
+    const c2 = await write(cr, { files: [file('f1', 'b (cr).png'), file('f3', 'd.png')] }, line);
+    const merged = await merge(m2, c2);
+    expect(merged.result).toBe('merge');
+    expect(await fileNames(merged.revision)).toEqual({ f1: 'b (cr).png', f2: 'c (main).png', f3: 'd.png' });
+
+    const c3 = await write(c2, { files: [file('f0', 'a (cr).png'), file('f2', 'c (cr).png')] }, line);
+    const conflicts = [
+      { kind: 'file', id: 'f0', fields: ['deleted'] },
+      { kind: 'file', id: 'f2', fields: ['name'] },
+    ];
+    expect(await merge(m2, c3)).toMatchObject({ result: 'conflicts', conflicts });
+    // An update keeps the change request's side of both.
+    const updated = await update(c3, m2);
+    expect(updated).toMatchObject({ result: 'conflicts', conflicts });
+    expect(await fileNames(updated.revision)).toEqual({ f0: 'a (cr).png', f1: 'b (cr).png', f2: 'c (cr).png', f3: 'd.png' });
+  });
+
+  it('merges a change request that changed nothing as a merge revision that writes no row', async () => {
+    const { space, main, cr, write } = await fixture();
+    const main2 = await write(main, { pages: [page('p0', 'Main renamed p0')] });
+    const rows = await db.prisma.pageVersion.count({ where: { spaceId: space.id } });
+    const outcome = await merge(main2, cr);
+    expect(outcome.result).toBe('merge');
+    expect(outcome.revision).toMatchObject({ seq: main2.seq + 1, parents: [main2.id, cr.id] });
+    expect(await state(outcome.revision)).toEqual(await state(main2));
+    expect(await db.prisma.pageVersion.count({ where: { spaceId: space.id } })).toBe(rows);
+  });
+});
+
+describe('a change request’s page under a parent the primary content moved or deleted', () => {
+  it('follows its parent where the primary content moved it', async () => {
+    const { main, cr, line, write } = await fixture();
+    const m2 = await write(main, { pages: [page('p1', 'Page 1', { parentId: 'p0', position: 1 })] });
+    const c2 = await write(cr, { pages: [page('new', 'New', { parentId: 'p1' })] }, line);
+    const outcome = await merge(m2, c2);
+    expect(outcome.result).toBe('merge');
+    const merged = await state(outcome.revision);
+    expect([merged.new.parentId, merged.p1.parentId]).toEqual(['p1', 'p0']);
+  });
+
+  it('is refused where the primary content deleted its parent; an update lifts it to the top level, which then merges', async () => {
+    const { main, cr, line, write } = await fixture();
+    const m2 = await write(main, { deletedPages: ['p2'] });
+    // A page added under p2, and one moved there.
+    const c2 = await write(cr, { pages: [page('new', 'New', { parentId: 'p2' }), page('p3', 'Page 3', { parentId: 'p2' })] }, line);
+    const refused = await merge(m2, c2);
+    expect(refused.result).toBe('conflicts');
+    const treeConflicts = [
+      { kind: 'page', id: 'new', fields: ['tree'] },
+      { kind: 'page', id: 'p3', fields: ['tree'] },
+    ];
+    expect([...refused.conflicts].sort((a, b) => a.id.localeCompare(b.id))).toEqual(treeConflicts);
+    const updated = await update(c2, m2);
+    expect(updated.result).toBe('conflicts');
+    const lifted = await state(updated.revision);
+    expect([lifted.p2, lifted.new.parentId, lifted.p3.parentId]).toEqual([undefined, null, null]);
+    const merged = await merge(m2, updated.revision);
+    expect(merged.result).toBe('merge');
+    expect(Object.keys(await state(merged.revision)).sort()).toEqual(['new', 'p0', 'p1', 'p3']);
   });
 });
 
@@ -145,11 +259,11 @@ describe('updating a change request from the primary content', () => {
     const c2 = await write(cr, { pages: [page('p0', 'Page 0', { markdown: 'one\nTWO (cr)\nthree\nfour\nfive\n' })] }, line);
     const outcome = await update(c2, m2);
     expect(outcome.result).toBe('conflicts');
-    expect((await pageAt(sql(), outcome.revision, 'p0'))?.markdown).toBe(
+    expect((await pageAt(db.sql, outcome.revision, 'p0'))?.markdown).toBe(
       'one\n<<<<<<< change request\nTWO (cr)\n=======\nTWO (main)\n>>>>>>> main\nthree\nfour\nfive\n',
     );
     // The primary content is untouched.
-    expect((await pageAt(sql(), m2, 'p0'))?.markdown).toBe('one\nTWO (main)\nthree\nfour\nfive\n');
+    expect((await pageAt(db.sql, m2, 'p0'))?.markdown).toBe('one\nTWO (main)\nthree\nfour\nfive\n');
     const resolved = await write(
       outcome.revision,
       { pages: [page('p0', 'Page 0', { markdown: 'one\nTWO (both)\nthree\nfour\nfive\n' })] },
@@ -157,7 +271,21 @@ describe('updating a change request from the primary content', () => {
     );
     const merged = await merge(m2, resolved);
     expect(merged.result).toBe('merge');
-    expect((await pageAt(sql(), merged.revision, 'p0'))?.markdown).toBe('one\nTWO (both)\nthree\nfour\nfive\n');
+    expect((await pageAt(db.sql, merged.revision, 'p0'))?.markdown).toBe('one\nTWO (both)\nthree\nfour\nfive\n');
+  });
+
+  it('brings back a page the change request deleted and the primary content changed, ending its tombstone', async () => {
+    const { space, main, cr, line, write } = await fixture();
+    const c2 = await write(cr, { pages: [page('p0', 'Renamed by both')], deletedPages: ['p2'] }, line);
+    const m2 = await write(main, { pages: [page('p0', 'Renamed by both'), page('p2', 'Main p2', { position: 2 })] });
+    const rows = await db.prisma.pageVersion.count({ where: { spaceId: space.id } });
+    const outcome = await update(c2, m2);
+    expect(outcome).toMatchObject({ result: 'conflicts', conflicts: [{ kind: 'page', id: 'p2', fields: ['deleted'] }] });
+    // The primary content's page shows through the change request's line again.
+    expect(await pageAt(db.sql, outcome.revision, 'p2')).toMatchObject({ title: 'Main p2', line: MAIN });
+    expect((await state(outcome.revision)).p0.title).toBe('Renamed by both');
+    // Rows ended, none written: not for p2, nor for p0, which both sides changed alike.
+    expect(await db.prisma.pageVersion.count({ where: { spaceId: space.id } })).toBe(rows);
   });
 
   it('keeps a page the change request changed and the primary content deleted, and mends a cycle of moves', async () => {
