@@ -177,7 +177,8 @@ export async function loadPages<Row extends object, Args>(
     if (list) list.push(row);
     else pageOf.set(parent, [row]);
   }
-  const pageRows = [...pageOf.values()].flat();
+  // The row past a full page only tells that a next page exists: it is neither fetched nor annotated.
+  const pageRows = [...pageOf.values()].flatMap((rows) => rows.slice(0, take));
   const ids = pageRows.map((row) => row[idColumn] as string);
   const rows = whole ? (pageRows as Row[]) : ids.length ? await source.fetch!(ctx, query, ids) : [];
   await Promise.all((source.annotations ?? []).map((annotation) => annotation.annotate(ctx, rows)));

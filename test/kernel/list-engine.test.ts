@@ -278,9 +278,9 @@ describe('reading the rows', () => {
     const { source, fetched } = spacesSource();
     const { pages } = await load(source, [first.organizationId, second.organizationId], { limit: 2 }, { include: { organization: true } });
     expect(pages.map(idsOf)).toEqual([first.ids.slice(0, 2), second.ids.slice(0, 2)]);
-    // One fetch for both pages (the engine may ask for the row that tells a next page exists too).
+    // One fetch for both pages, of their rows only: not of the row that tells that a next page exists.
     expect(fetched).toHaveLength(1);
-    expect(fetched[0]).toEqual(expect.arrayContaining([...first.ids.slice(0, 2), ...second.ids.slice(0, 2)]));
+    expect([...fetched[0]].sort()).toEqual([...first.ids.slice(0, 2), ...second.ids.slice(0, 2)].sort());
     const withOrganization = pageOf(pages[0]).items as (Space & { organization?: { id: string } })[];
     expect(withOrganization.map((space) => space.organization?.id)).toEqual([first.organizationId, first.organizationId]);
   });
@@ -309,9 +309,9 @@ describe('annotations', () => {
       const { source, annotated, titleLength } = spacesSource();
       const { pages } = await load(source, parents, { limit: 2 }, query);
       const items = pages.flatMap((page) => pageOf(page).items);
-      // One batch for both pages (the engine may annotate the row that tells a next page exists too).
+      // One batch for both pages, of their rows only: not of the row that tells that a next page exists.
       expect(annotated, JSON.stringify(query)).toHaveLength(1);
-      expect(annotated[0]).toEqual(expect.arrayContaining([...first.ids.slice(0, 2), ...second.ids]));
+      expect([...annotated[0]].sort()).toEqual([...first.ids.slice(0, 2), ...second.ids].sort());
       // Annotated before the load returns: a field reads the value at once, without a promise or another batch.
       expect(items.map((space) => titleLength.of(ctx, space))).toEqual(items.map((space) => space.title.length));
       expect(annotated).toHaveLength(1);
