@@ -12,7 +12,7 @@
 // Results: a table on stdout, and JSON in bench/results/.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,7 +37,7 @@ import {
 } from './change-requests.js';
 import { measureSearch, SEARCH_SCENARIO, type SearchResults, searchTable, seedSearchContent } from './search.js';
 import { seedOrganization } from './seed.js';
-import { measureStartup, type StartupResults } from './startup.js';
+import { measureStartup, type StartupResults, startCommand } from './startup.js';
 import { median } from './stats.js';
 
 const { values: flags } = parseArgs({
@@ -69,10 +69,8 @@ const dataSet = (factor: number) => ({
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const resultsDir = path.join(projectRoot, 'bench/results');
-/** The product's start-up is measured as `npm start` runs it. */
-const startCommand = (
-  JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }
-).scripts.start.split(' ');
+/** `npm start`'s command: its start-up is measured, and every server runs with its node options and variables. */
+const productCommand = startCommand(projectRoot);
 
 // --- database -------------------------------------------------------------------------------------------------
 async function openDatabase(): Promise<{ url: string; close(): Promise<void> }> {
@@ -115,12 +113,14 @@ interface Server {
 
 function startServer(kind: 'product' | 'baseline' | 'raw', databaseUrl: string, secret: string): Promise<Server> {
   const child = fork(path.join(import.meta.dirname, 'serve.js'), [kind, databaseUrl, secret], {
-    // BENCH_CPU_PROF=1 writes a CPU profile of each server into bench/results/profiles.
+    // Every server runs with the node options and variables of `npm start` (package.json), so that their memory
+    // and speed compare code with code, not settings. BENCH_CPU_PROF=1 writes a CPU profile of each server into
+    // bench/results/profiles.
     execArgv: [
-      '--enable-source-maps',
+      ...productCommand.nodeOptions,
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'profiles')}`] : []),
     ],
-    env: { ...process.env, BENCH_PUBLIC_URL: 'http://docs.example.com' },
+    env: { ...process.env, ...productCommand.env, BENCH_PUBLIC_URL: 'http://docs.example.com' },
   });
   const stats = () =>
     new Promise<{ statements: number; maxRssKb: number }>((resolve) => {
@@ -319,8 +319,8 @@ try {
   await db.close();
 
   // Before any server runs, so that the machine is as quiet as it is when a service starts.
-  log(`measuring start-up: ${rounds} starts of ${startCommand.join(' ')}`);
-  const startup: StartupResults = await measureStartup(startCommand, projectRoot, database.url, rounds);
+  log(`measuring start-up: ${rounds} starts of ${productCommand.text}`);
+  const startup: StartupResults = await measureStartup(productCommand, projectRoot, database.url, rounds);
 
   const secret = randomBytes(32).toString('base64');
   const [product, productGraphql, productWrites, baseline, raw] = await Promise.all(

@@ -24,6 +24,34 @@ export interface StartupResults {
   samples: Sample[];
 }
 
+/** A script of package.json that runs node, taken apart: `[NAME=value ...] node [node options] <module> [arguments]`. */
+export interface NodeScript {
+  /** The variables the script sets for the process (MALLOC_ARENA_MAX, say). */
+  env: Record<string, string>;
+  /** Node's own options (V8's included). */
+  nodeOptions: string[];
+  /** The module and its arguments, after node's options. */
+  module: string[];
+  /** The whole script, as written. */
+  text: string;
+}
+
+export function nodeScript(root: string, name: string): NodeScript {
+  const text = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[name];
+  const words = text.split(' ');
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0])) {
+    const [variable, value] = words.shift()!.split('=');
+    env[variable] = value;
+  }
+  if (words.shift() !== 'node') throw new Error(`package.json's ${name} script does not run node: ${text}`);
+  const firstModule = words.findIndex((word) => !word.startsWith('-'));
+  return { env, nodeOptions: words.slice(0, firstModule), module: words.slice(firstModule), text };
+}
+
+/** `npm start`'s command. */
+export const startCommand = (root: string) => nodeScript(root, 'start');
+
 interface Sample {
   startupMs: number;
   startupCpuMs: number;
@@ -46,10 +74,11 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function startOnce(command: readonly string[], root: string, databaseUrl: string): Promise<Sample> {
+async function startOnce(command: NodeScript, root: string, databaseUrl: string): Promise<Sample> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-start-'));
   const env = {
     ...process.env,
+    ...command.env,
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     SECRET_KEY: 'bench-start-up-secret-of-at-least-32-characters',
@@ -58,7 +87,7 @@ async function startOnce(command: readonly string[], root: string, databaseUrl: 
     LOG_LEVEL: 'info',
   };
   const spawnedAt = performance.now();
-  const child = spawn(command[0], command.slice(1), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...command.nodeOptions, ...command.module], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
     let output = '';
@@ -87,16 +116,11 @@ async function startOnce(command: readonly string[], root: string, databaseUrl: 
 }
 
 /** Starts the service `rounds` times, one after the other, and keeps the median of each figure. */
-export async function measureStartup(
-  command: readonly string[],
-  root: string,
-  databaseUrl: string,
-  rounds: number,
-): Promise<StartupResults> {
+export async function measureStartup(command: NodeScript, root: string, databaseUrl: string, rounds: number): Promise<StartupResults> {
   const samples: Sample[] = [];
   for (let round = 0; round < rounds; round++) samples.push(await startOnce(command, root, databaseUrl));
   return {
-    command: command.join(' '),
+    command: command.text,
     rounds,
     startupMs: Math.round(median(samples.map((s) => s.startupMs))),
     startupCpuMs: Math.round(median(samples.map((s) => s.startupCpuMs))),

@@ -13,12 +13,12 @@
 //                 `npx tsx scripts/heap-profile-summary.ts /tmp/heap/*.heapprofile`).
 //
 // Linux only (/proc).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { measureStartup } from '../bench/startup.js';
+import { measureStartup, type NodeScript, startCommand } from '../bench/startup.js';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { applyMigrations } from '../src/db/migrations.js';
 import { installJobQueue } from '../src/jobs/queue.js';
@@ -32,10 +32,18 @@ const { values } = parseArgs({
   },
 });
 
-const [node, ...startArguments] = values.tsx
-  ? ['node', '--import', 'tsx', 'src/main.ts']
-  : (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
-const command = [node, ...values['node-arg'], ...startArguments];
+const start = startCommand(root);
+const command: NodeScript = {
+  ...start,
+  nodeOptions: [...values['node-arg'], ...(values.tsx ? ['--import', 'tsx'] : start.nodeOptions)],
+  module: values.tsx ? ['src/main.ts'] : start.module,
+};
+command.text = [
+  ...Object.entries(command.env).map(([name, value]) => `${name}=${value}`),
+  'node',
+  ...command.nodeOptions,
+  ...command.module,
+].join(' ');
 
 /** A server and a new database on it, with a way to remove both (or the database alone, on DATABASE_URL's server). */
 async function openServer(): Promise<{ url: string; close(): Promise<void> }> {

@@ -31,6 +31,10 @@ const REPLACEMENTS = [
   ['if(i===void 0)return;let o=n.edges[i];if(o)return{argsNodeId', 'if(i===void 0)return;let o=n.edges.get(i);if(o)return{argsNodeId'],
 ];
 
+/**
+ * @param {string} text
+ * @param {string} part
+ */
 const occurrences = (text, part) => text.split(part).length - 1;
 
 let source = readFileSync(CLIENT, 'utf8');

@@ -35,12 +35,11 @@ const LOADED_ON_FIRST_USE: Record<string, readonly string[]> = {
 const WITH_VALUE = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
 
 /** `npm start`'s command, with the recorder as the last --import before the script (its hooks run first). */
-async function startCommand(): Promise<{ command: string; args: string[] }> {
-  const { command, args } = await npmScript('start');
-  expect(command).toBe('node');
+async function startCommand(): Promise<{ command: string; args: string[]; env: Record<string, string> }> {
+  const { command, args, env } = await npmScript('start');
   let script = 0;
   while (script < args.length && args[script].startsWith('-')) script += WITH_VALUE.has(args[script]) ? 2 : 1;
-  return { command: process.execPath, args: [...args.slice(0, script), '--import', recorder, ...args.slice(script)] };
+  return { command, args: [...args.slice(0, script), '--import', recorder, ...args.slice(script)], env };
 }
 
 let database: TestDatabase;
@@ -54,8 +53,15 @@ let url: string;
 beforeAll(async () => {
   database = await createTestDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'first-use-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
-  const { command, args } = await startCommand();
+  const { command, args, env: variables } = await startCommand();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...variables,
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+  };
   child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   child.stdout!.on('data', (chunk) => (stdout += chunk));

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { npmScript } from '../support/npm-script.js';
 
 // The service and the admin command run as `npm start` and `npm run admin` run them: the build, with plain node.
-const { command: node, args: startArguments, root } = await npmScript('start');
+const { command: node, args: startArguments, env: startVariables, root } = await npmScript('start');
 const admin = await npmScript('admin');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'start-test-'));
 
@@ -31,7 +31,7 @@ interface Started {
 
 /** Starts the service with the embedded database (DATABASE_URL removed) and waits until it listens. */
 async function start(port: number): Promise<Started> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...startVariables, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
   const child = spawn(node, startArguments, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -71,7 +71,7 @@ describe('npm start on a fresh machine', () => {
     expect((await orgs.json()).count).toBe(1);
 
     // The CLI attaches to the server's embedded PostgreSQL rather than starting a second one.
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...admin.env, DATA_DIR: dataDir };
     delete env.DATABASE_URL;
     const cli = await promisify(execFile)(admin.command, [...admin.args, 'user', 'create', '--email', 'cli@example.com'], {
       cwd: root,
@@ -102,7 +102,13 @@ describe('npm start on a fresh machine', () => {
   }, 120_000);
 
   it('on a signal during start-up, finishes starting, then stops cleanly', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()), DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...startVariables,
+      PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+    };
     delete env.DATABASE_URL;
     const child = spawn(node, startArguments, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const server: Started = { child, output: () => output, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
@@ -130,7 +136,7 @@ describe('npm start on a fresh machine', () => {
       busy.listen(0, '127.0.0.1', () => resolve((busy.address() as net.AddressInfo).port)),
     );
     try {
-      const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+      const env: NodeJS.ProcessEnv = { ...process.env, ...startVariables, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
       delete env.DATABASE_URL;
       const failed = await promisify(execFile)(node, startArguments, { cwd: root, env }).then(
         () => undefined,
@@ -146,7 +152,7 @@ describe('npm start on a fresh machine', () => {
   }, 60_000);
 
   it('refuses a bad setting in one line, before starting anything', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, PURGE_INTERVAL_MINUTES: '0', DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...startVariables, PURGE_INTERVAL_MINUTES: '0', DATA_DIR: dataDir };
     const failed = await promisify(execFile)(node, startArguments, { cwd: root, env }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
@@ -162,7 +168,7 @@ describe('npm start on a fresh machine', () => {
       const privateDir = mkdtempSync(path.join(os.tmpdir(), 'private-'));
       chmodSync(privateDir, 0o700);
       try {
-        const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: path.join(privateDir, 'data'), LOG_LEVEL: 'warn' };
+        const env: NodeJS.ProcessEnv = { ...process.env, ...startVariables, DATA_DIR: path.join(privateDir, 'data'), LOG_LEVEL: 'warn' };
         delete env.DATABASE_URL;
         const failed = await promisify(execFile)(node, startArguments, { cwd: root, env }).then(
           () => undefined,

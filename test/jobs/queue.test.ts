@@ -100,8 +100,8 @@ describe('the job queue', () => {
     await t.prisma.space.update({ where: { id: doomed.id }, data: { deletedAt: new Date('2000-01-01T00:00:00Z') } });
     const job = await enqueue(t.prisma, purgeTask, {});
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'worker-test-'));
-    const env = { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: dataDir, JOB_CONCURRENCY: '1', LOG_LEVEL: 'info' };
-    const { command, args, root } = await npmScript('worker');
+    const { command, args, env: variables, root } = await npmScript('worker');
+    const env = { ...process.env, ...variables, DATABASE_URL: t.databaseUrl, DATA_DIR: dataDir, JOB_CONCURRENCY: '1', LOG_LEVEL: 'info' };
     const worker = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     worker.stdout.on('data', (chunk) => (output += chunk));
