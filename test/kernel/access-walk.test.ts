@@ -16,10 +16,10 @@ import {
   isObjectType,
   isScalarType,
 } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { protectedTypes } from '../../src/kernel/access.js';
 import { schema } from '../../src/schema.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
 import { buildRestrictedWorld } from '../support/restricted-world.js';
 import type { World } from '../support/world.js';
 
@@ -124,7 +124,10 @@ function reachableOnlyBelowProtected(typeName: string, seen = new Set<string>())
 
 // --- the world ---------------------------------------------------------------------------------------------------------
 
-let t: TestApp;
+const { t } = useApi({
+  env: { ALLOW_PRIVATE_NETWORK: 'true', GRAPHQL_MAX_COST: '1000000', GRAPHQL_MAX_DEPTH: '50', GRAPHQL_MAX_ALIASES: '1000' },
+});
+/** The personas of the restricted world (test/support/restricted-world.ts). */
 let world: World;
 
 /** What each persona may not see: ids and the marker words in the titles of those objects. */
@@ -145,9 +148,6 @@ const addTo = (pool: string, ...values: string[]) => {
 };
 
 beforeAll(async () => {
-  t = await startTestApp({
-    env: { ALLOW_PRIVATE_NETWORK: 'true', GRAPHQL_MAX_COST: '1000000', GRAPHQL_MAX_DEPTH: '50', GRAPHQL_MAX_ALIASES: '1000' },
-  });
   const w = await buildRestrictedWorld(t);
   world = w.world;
   addTo('Organization', w.org, world.secondOrganizationId, world.outsiderOrganizationId);
@@ -256,7 +256,6 @@ beforeAll(async () => {
     },
   ];
 }, 240_000);
-afterAll(() => t?.close());
 
 // --- the walk ----------------------------------------------------------------------------------------------------------
 

@@ -3,13 +3,12 @@
 // an object of its own. Each answers as the object's `permissions` (as the persona reads them) say: success when the
 // action the endpoint needs is advertised, 403 when it is not, 404 when the persona cannot see the object at all.
 // A new content endpoint fails the first test until it is given its action here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
 import { restModules } from '../../src/schema.js';
 import { file, page, publish } from '../revisions/content.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
 import { buildCollection, buildMember, buildSpace } from '../support/factories.js';
-import { buildWorld, type World } from '../support/world.js';
 
 type Kind = 'space' | 'collection';
 
@@ -150,17 +149,14 @@ const contentRoutes = restModules
 const personas = ['admin', 'creator', 'editor', 'reader', 'guest', 'teamGranted', 'outsider'] as const;
 type Persona = (typeof personas)[number];
 
-let t: TestApp;
-let world: World;
+// Private addresses allowed: the content import reads a page on loopback.
+const { t, world } = useApi({ world: true, env: { ALLOW_PRIVATE_NETWORK: 'true' } });
 let people: Record<Persona, Person>;
 let grantedTeam: string;
 /** A team and a member to name in grant endpoints. */
 let team: string;
 
 beforeAll(async () => {
-  // Private addresses allowed: the content import reads a page on loopback.
-  t = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
-  world = await buildWorld(t.prisma);
   const organizationId = world.organizationId;
   const teamGranted = await buildMember(t.prisma, { organizationId, role: null });
   grantedTeam = (await t.prisma.team.create({ data: { id: newId(), organizationId, title: 'Granted' } })).id;
@@ -168,7 +164,6 @@ beforeAll(async () => {
   team = (await t.prisma.team.create({ data: { id: newId(), organizationId, title: 'Named' } })).id;
   people = { ...world, teamGranted };
 });
-afterAll(() => t?.close());
 
 /** A fresh object of the endpoint's kind (top level, default level inherit), with the persona's team granted edit. */
 async function freshObject(kind: Kind, deleted: boolean): Promise<string> {

@@ -1,13 +1,13 @@
 // Grants in the permission kernel: a member's level on content is the highest of their role (capped by the content's
 // default level), their own grants and their teams' grants, on the content or on any collection above it. Lists and
 // single reads agree, and a list stays one statement whatever its size.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../src/generated/prisma/enums.js';
 import { newId } from '../../src/kernel/ids.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace } from '../support/factories.js';
 
-let t: TestApp;
+const { t } = useApi();
 let org: string;
 let admin: Person;
 let guest: Person;
@@ -30,7 +30,6 @@ const rename = (person: Person, spaceId: string) =>
   t.request('PATCH', `/v1/spaces/${spaceId}`, { token: person.token, body: { title: `Renamed by ${person.userId}` } });
 
 beforeAll(async () => {
-  t = await startTestApp();
   ({
     organization: { id: org },
     owner: admin,
@@ -47,7 +46,6 @@ beforeAll(async () => {
   deepSpace = (await buildSpace(t.prisma, { organizationId: org, title: 'Deep space', parentId: inner.id })).id;
   openSpace = (await buildSpace(t.prisma, { organizationId: org, title: 'Open space' })).id;
 });
-afterAll(() => t?.close());
 
 describe('without grants', () => {
   it('a guest sees no content, a reader only what is open, and an admin everything', async () => {

@@ -3,7 +3,7 @@
 // and an object GraphQL does not find is a 404 from authorize() for every action. A few absolute expectations follow
 // each matrix, so that the two sides cannot agree on a wrong (or empty) answer.
 import type { GraphQLObjectType } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentLevel } from '../../src/generated/prisma/enums.js';
 import { authorize, collections, organizations, type Resource, spaces } from '../../src/kernel/authorize.js';
 import { authenticate, createContext } from '../../src/kernel/context.js';
@@ -11,9 +11,8 @@ import { ApiError } from '../../src/kernel/errors.js';
 import { newId } from '../../src/kernel/ids.js';
 import { type ActionOf, type Policy, policies } from '../../src/kernel/permissions.js';
 import { schema } from '../../src/schema.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
 import { buildCollection, buildMember, buildSpace } from '../support/factories.js';
-import { buildWorld, type World } from '../support/world.js';
 
 const personas = ['admin', 'creator', 'reviewer', 'editor', 'commenter', 'reader', 'guest', 'teamGranted', 'outsider'] as const;
 type Persona = (typeof personas)[number];
@@ -39,8 +38,7 @@ type Matrix = Record<Persona, Record<string, Record<string, Outcome>>>;
 const NOT_FOUND = 'not found';
 type Advertised = Record<string, boolean> | typeof NOT_FOUND;
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 /** The world's personas, and `teamGranted`: a guest whose team is granted `edit` on the `comment` collection. */
 let people: Record<Persona, Person>;
 /** Collections and spaces by the label of their defaultLevel. */
@@ -48,8 +46,6 @@ const collectionIds = {} as Record<LevelLabel, string>;
 const spaceIds = {} as Record<LevelLabel, string>;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   const organizationId = world.organizationId;
   // Top-level collections: `inherit` resolves to the organization role.
   for (const level of defaultLevels) {
@@ -69,7 +65,6 @@ beforeAll(async () => {
   });
   people = { ...world, teamGranted };
 });
-afterAll(() => t?.close());
 
 /** The actions GraphQL advertises on a permissions type: its fields. */
 function advertisedActions(typeName: string): string[] {

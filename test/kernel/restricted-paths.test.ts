@@ -3,23 +3,22 @@
 // persona's own reading of the object says: what they may not see is left out (and out of the counts), not found, or
 // refused; the organization's admin meanwhile sees it all, so that its absence means something. The findings of issue
 // 21 that REST reaches are reproduced here; test/kernel/access-walk.test.ts walks the whole graph.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
+import { buildMember } from '../support/factories.js';
 import { expectMatchesSpec } from '../support/openapi.js';
 import { buildRestrictedWorld, type RestrictedWorld } from '../support/restricted-world.js';
 
-let t: TestApp;
+const { t } = useApi();
 let w: RestrictedWorld;
 let reader: Person;
 let admin: Person;
 
 beforeAll(async () => {
-  t = await startTestApp();
   w = await buildRestrictedWorld(t);
   ({ reader, admin } = w.world);
 }, 240_000);
-afterAll(() => t?.close());
 
 const get = (path: string, person: Person) => t.request('GET', path, { token: person.token });
 const ids = (items: { id: string }[]) => items.map((item) => item.id).sort();
@@ -154,7 +153,7 @@ describe('a token that acts in one organization (an SSO session’s; issue 21, f
     const res = await t.request('POST', `/v1/orgs/${w.org}/invites/${w.invite}`, { token: stranger.token });
     expect(res.status).toBe(404);
     expect(await t.prisma.member.count({ where: { organizationId: w.org, userId: stranger.userId } })).toBe(0);
-    await t.prisma.member.create({ data: { organizationId: w.org, userId: stranger.userId, role: 'admin' } });
+    await buildMember(t.prisma, { organizationId: w.org, user: stranger, role: 'admin' });
   });
 
   it('sees no job of another organization, not even one its user started', async () => {
