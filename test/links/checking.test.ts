@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetUnlinkedChecks, scheduleLinkChecks } from '../../src/links/checking.js';
 import { page, publish } from '../revisions/content.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { type TestApp, useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { until } from '../support/until.js';
-import { buildWorld, type World } from '../support/world.js';
+import type { World } from '../support/world.js';
 
 interface Hit {
   method: string;
@@ -82,14 +82,7 @@ async function linksOf(t: TestApp, world: World, spaceId: string): Promise<Check
 const allChecked = (items: CheckedItem[]) => items.every((item) => item.check === null || item.check.checkedAt !== null);
 
 describe('checking external links, private network allowed', () => {
-  let t: TestApp;
-  let world: World;
-
-  beforeAll(async () => {
-    t = await startTestApp({ jobs: 1, env: { ALLOW_PRIVATE_NETWORK: 'true', LINK_CHECK_TIMEOUT_SECONDS: '1' } });
-    world = await buildWorld(t.prisma);
-  });
-  afterAll(() => t?.close());
+  const { t, world } = useApi({ world: true, jobs: 1, env: { ALLOW_PRIVATE_NETWORK: 'true', LINK_CHECK_TIMEOUT_SECONDS: '1' } });
 
   it('checks the URLs a write links to in a job, and lists the broken ones broken with their status', async () => {
     const paths = ['/ok', '/missing', '/moved', '/moved-away', '/no-head', '/sign-in', '/failing', '/slow'];
@@ -178,14 +171,7 @@ describe('checking external links, private network allowed', () => {
 });
 
 describe('checking external links, private network refused', () => {
-  let t: TestApp;
-  let world: World;
-
-  beforeAll(async () => {
-    t = await startTestApp({ jobs: 1 });
-    world = await buildWorld(t.prisma);
-  });
-  afterAll(() => t?.close());
+  const { t, world } = useApi({ world: true, jobs: 1 });
 
   it('never requests a loopback URL: its check is skipped, and the link is not broken', async () => {
     const space = await buildSpace(t.prisma, { organizationId: world.organizationId });

@@ -4,22 +4,12 @@
 // references (format=document); a markdown read written back, a move (the links follow, nothing is rewritten) and a
 // deletion (broken); an image file and its backlinks, external URLs (ok until checked), the status filter and stats,
 // 404 across organizations, and statement counts constant in page size.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesDocument, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const { t, world } = useApi({ world: true });
 
 /**
  * GitBook's page schema cannot validate a document page without a body (the reference's note on that defect), and a
