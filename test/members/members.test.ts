@@ -1,21 +1,15 @@
 // Organization members: list (filters, sort, order, pages), get, change the role, remove; the admin invariants.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let acme: string;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   acme = world.organizationId;
 });
-afterAll(() => t?.close());
 
 const members = (token: string, query = '') => t.request('GET', `/v1/orgs/${acme}/members${query}`, { token });
 const namesOf = (body: { items: { user: { displayName: string } }[] }) => body.items.map((m) => m.user.displayName);
@@ -73,14 +67,9 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
 
   it('walks every member once, one per page, in each order, and refuses a token of another sort', async () => {
     for (const query of ['', '&order=asc', '&sort=name', '&sort=lastSeenAt&order=asc']) {
-      const seen: string[] = [];
-      let page: string | undefined;
-      do {
-        const res = await members(world.admin.token, `?limit=2${query}${page ? `&page=${page}` : ''}`);
-        expect(res.status).toBe(200);
-        seen.push(...res.body.items.map((m: { id: string }) => m.id));
-        page = res.body.next?.page;
-      } while (page);
+      const { items, pages } = await walk<{ id: string }>(t, `/v1/orgs/${acme}/members?limit=2${query}`, { token: world.admin.token });
+      const seen = items.map((m) => m.id);
+      expect(pages).toBe(4);
       expect(seen).toHaveLength(7);
       expect(new Set(seen).size).toBe(7);
     }
