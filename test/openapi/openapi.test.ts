@@ -2,26 +2,20 @@
 // (201 or 200), reading, listing (by slug, paged, statements constant in the page size), deleting (205, or 204 when
 // there was none), and the versions (paged, newest first, statements constant in the page size; the latest; by id;
 // content and raw content), through GitBook's 0.202.0 client and spec; limits; who may do what, across organizations.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useApi } from '../support/app.js';
 import { buildOrganization } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 import { buildSpec, petstore31 } from './fixtures.js';
 
 const SPECS = '/orgs/{organizationId}/openapi';
 const SPEC = `${SPECS}/{specSlug}`;
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let org: string;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   org = world.organizationId;
 });
-afterAll(() => t?.close());
 
 const specs = (organizationId = org) => `/v1/orgs/${organizationId}/openapi`;
 const spec = (slug: string, organizationId = org) => `${specs(organizationId)}/${slug}`;

@@ -10,10 +10,9 @@ import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshOpenAPISpecs } from '../../src/openapi/processing.js';
 import { processingLimits } from '../../src/openapi/source.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 import { until } from '../support/until.js';
-import { buildWorld, type World } from '../support/world.js';
 import { petstore31 } from './fixtures.js';
 
 const PETSTORE_30_YAML = `openapi: 3.0.3
@@ -126,20 +125,16 @@ afterAll(async () => {
 });
 
 describe('processing OpenAPI specifications', () => {
-  let t: TestApp;
-  let world: World;
+  const { t, world } = useApi({ world: true, jobs: 1, env: { ALLOW_PRIVATE_NETWORK: 'true', FETCH_IDLE_TIMEOUT_SECONDS: '1' } });
   let org: string;
   const defaultTimeout = processingLimits.fetchTimeoutMs;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     processingLimits.fetchTimeoutMs = 500;
-    t = await startTestApp({ jobs: 1, env: { ALLOW_PRIVATE_NETWORK: 'true', FETCH_IDLE_TIMEOUT_SECONDS: '1' } });
-    world = await buildWorld(t.prisma);
     org = world.organizationId;
   });
-  afterAll(async () => {
+  afterAll(() => {
     processingLimits.fetchTimeoutMs = defaultTimeout;
-    await t?.close();
   });
 
   const client = () => gitbookClient('0202', t.url, world.admin.token);

@@ -8,17 +8,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { PDFParse } from 'pdf-parse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Space } from '../../src/generated/prisma/client.js';
 import { renderPdf } from '../../src/pdf/render.js';
 import { MAX_PDF_PAGES } from '../../src/pdf/service.js';
 import { PdfTooLarge } from '../../src/pdf/source.js';
 import { parseMarkdown } from '../../src/revisions/markdown.js';
 import { page, publish } from '../revisions/content.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
 const SPEC_PATH = '/spaces/{spaceId}/change-requests/{changeRequestId}/pdf';
 /** Where pdf.js finds the standard fonts' substitutes, to render pages as a viewer shows them. */
@@ -99,8 +98,7 @@ console.log(answer);
 /** The pages of the change request's export, in tree order. */
 const TITLES = ['Getting started', 'Installing the tool', 'Changelog', 'Frequently asked', 'Release notes'];
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let space: Space;
 let changeRequest: { id: string; number: number };
 const DIAGRAM = png(320, 180, { alpha: true });
@@ -135,8 +133,6 @@ async function download(url: string) {
 const api = (token = world.reader.token) => gitbookClient('0202', t.url, token);
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   space = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Handbook' });
   await publish(t.prisma, space.id, {
     pages: [
@@ -176,7 +172,6 @@ beforeAll(async () => {
   };
   await edit(space.id, changeRequest.id, [{ operation: 'insert_page', title: 'Release notes', document: { document } }]);
 });
-afterAll(() => t?.close());
 
 describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () => {
   it('exports every page in tree order, each from a new PDF page, as a signed link to the PDF, through the official client', async () => {

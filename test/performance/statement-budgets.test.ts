@@ -2,10 +2,10 @@
 // exactly the number of SQL statements in the table below. A change in either direction fails, so that a new round
 // trip is a decision (raise the budget) and a saved one is recorded (lower it).
 // Domains added later keep their budgets beside their tests (test/<domain>/budgets.ts), over the same world.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../rest/route.js';
 import { restModules } from '../../src/schema.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
 import type { BudgetCall } from '../support/budgets.js';
 import { buildRouteCalls, domains } from '../support/route-calls.js';
 
@@ -58,17 +58,15 @@ const budgets: Record<string, number> = Object.assign(
   ...domains.map((domain) => domain.budgets),
 );
 
-let t: TestApp;
+// Private addresses allowed: the content import reads a page on loopback (test/content-import/budgets.ts).
+const { t } = useApi({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
 let admin: Person;
 /** The request each route is called with, by route key; built over the fixed world. */
 let calls: Record<string, BudgetCall>;
 
 beforeAll(async () => {
-  // Private addresses allowed: the content import reads a page on loopback (test/content-import/budgets.ts).
-  t = await startTestApp({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
   ({ admin, calls } = await buildRouteCalls(t));
 });
-afterAll(() => t?.close());
 
 describe('statement budgets', () => {
   it('has one budget per route, and none for a route that does not exist', () => {

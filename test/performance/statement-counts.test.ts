@@ -1,7 +1,7 @@
 // N+1 guard: the SQL statements a request runs must not grow with the number of items it returns, at any depth.
 // Each test runs the same request over a tiny data set and over one with 100 items per level, and compares counts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Person, useApi } from '../support/app.js';
 import {
   buildCollection,
   buildCollections,
@@ -12,7 +12,8 @@ import {
   buildUser,
 } from '../support/factories.js';
 
-let t: TestApp;
+// 100 × 100 × 100 costs about 17 million, past the default GRAPHQL_MAX_COST: this file measures statements, not cost.
+const { t } = useApi({ env: { GRAPHQL_MAX_COST: '100000000' } });
 let big: Person; // admin of 100 organizations; the first holds 100 collections of 100 spaces each
 let small: Person; // admin of one organization with one collection holding one space
 let reader: Person; // reader in the big organization (lists filtered by visibility)
@@ -22,8 +23,6 @@ let smallOrg: string;
 let smallCollection: string;
 
 beforeAll(async () => {
-  // 100 × 100 × 100 costs about 17 million, past the default GRAPHQL_MAX_COST: this file measures statements, not cost.
-  t = await startTestApp({ env: { GRAPHQL_MAX_COST: '100000000' } });
   [big, small] = await Promise.all([buildUser(t.prisma, { displayName: 'Big' }), buildUser(t.prisma, { displayName: 'Small' })]);
   bigOrg = (await buildOrganization(t.prisma, { title: 'Big', owner: big })).organization.id;
   const bigCollections = await buildCollections(t.prisma, { organizationId: bigOrg, count: 100 });
@@ -33,7 +32,6 @@ beforeAll(async () => {
   reader = await buildMember(t.prisma, { organizationId: bigOrg, role: 'read' });
   ({ organizationId: smallOrg, collectionId: smallCollection } = await buildOrganizationWithOneSpace('Small', small));
 }, 120_000);
-afterAll(() => t?.close());
 
 /** An organization holding one collection that holds one space. */
 async function buildOrganizationWithOneSpace(title: string, owner: Person) {
