@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SitePublishingAuthUpdate } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Site } from '../../src/generated/prisma/client.js';
 import type { Context } from '../../src/kernel/context.js';
@@ -14,10 +14,9 @@ import { unseal } from '../../src/kernel/sealed.js';
 import { privateKeySealedFor } from '../../src/publishing-auth/service.js';
 import { verifyVisitorToken } from '../../src/publishing-auth/visitors.js';
 import { buildSite, buildSiteSpace } from '../site-redirects/fixtures.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
 const AUTH = '/orgs/{organizationId}/sites/{siteId}/publishing/auth';
 /** VISITOR_TOKEN_MAX_HOURS of this file's service: not the default, so that the setting is seen to apply. */
@@ -25,26 +24,26 @@ const MAX_HOURS = 6;
 
 /** Every log line the service writes, as text. */
 const logs: string[] = [];
-let t: TestApp;
-let world: World;
+const sink = new Writable({
+  write(chunk, _encoding, done) {
+    logs.push(String(chunk));
+    done();
+  },
+});
+const { t, world } = useApi({
+  world: true,
+  logger: pino({ level: 'trace' }, sink),
+  env: { VISITOR_TOKEN_MAX_HOURS: String(MAX_HOURS) },
+});
 let acme: string;
 let ctx: Context;
 let foreignSite: Site;
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
-  t = await startTestApp({ logger: pino({ level: 'trace' }, sink), env: { VISITOR_TOKEN_MAX_HOURS: String(MAX_HOURS) } });
-  world = await buildWorld(t.prisma);
   acme = world.organizationId;
   ctx = t.app.services as Context;
   foreignSite = await buildSite(t.prisma, { organizationId: world.secondOrganizationId, visibility: 'visitor_auth' });
 });
-afterAll(() => t?.close());
 
 const auth = (siteId: string, org = acme) => `/v1/orgs/${org}/sites/${siteId}/publishing/auth`;
 const newSite = () => buildSite(t.prisma, { organizationId: acme, visibility: 'visitor_auth' });

@@ -2,18 +2,16 @@
 // by text with their page, path and anchor, only what the caller may see (filtered before the page of results is cut),
 // every limit a 400, query syntax never a 500, pages of results in statements that do not grow with their size, and
 // content searchable as soon as it is merged (and no longer once changed or deleted).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Space } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
 import { pageContent } from '../../src/revisions/store.js';
 import { page, publish } from '../revisions/content.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { type Response, type TestApp, useApi, walk } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let guide: Space;
 /** A space no member sees by default (defaultLevel null). */
 let hidden: Space;
@@ -37,8 +35,6 @@ const GUIDE = [
 ].join('\n');
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   guide = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Guide' });
   await publish(t.prisma, guide.id, {
     pages: [
@@ -53,7 +49,6 @@ beforeAll(async () => {
   const elsewhere = await buildSpace(t.prisma, { organizationId: world.secondOrganizationId, title: 'Elsewhere' });
   await publish(t.prisma, elsewhere.id, { pages: [page('other', 'Other penguins', { markdown: 'Penguins elsewhere.\n' })] });
 });
-afterAll(() => t?.close());
 
 const searchPath = (query: string, extra = '') => `/v1/orgs/${world.organizationId}/search?query=${encodeURIComponent(query)}${extra}`;
 const spaceSearchPath = (spaceId: string, query: string, extra = '') =>
@@ -64,6 +59,14 @@ const pagesFound = async (query: string, token = world.admin.token) => {
   expect(res.status, res.text).toBe(200);
   return (res.body.items as { pages: { id: string }[] }[]).flatMap((space) => space.pages.map((found) => found.id));
 };
+/** The service, for walk(), with `check` run on each page it answers. */
+const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
+  async request(method, path, options) {
+    const res = await t.request(method, path, options);
+    check(res);
+    return res;
+  },
+});
 
 describe('searching through the official client', () => {
   it('finds a section by the text of its body, with its page, path, anchor and app URL, as GitBook’s spec shapes it', async () => {
@@ -256,20 +259,16 @@ describe('pages of results', () => {
   });
 
   it('walks the ranked pages with `next`, each page keeping its global rank, grouped by space', async () => {
-    const seen: number[] = [];
-    let next: string | undefined;
-    let calls = 0;
-    do {
-      const res = await t.request('GET', searchPath('octopus', `&limit=25${next ? `&page=${next}` : ''}`), { token: world.reader.token });
-      expect(res.status, res.text).toBe(200);
+    const eachPage = (res: Response) => {
       expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/search', 200, res.body);
       expect(res.body.count).toBe(COUNT);
       expect(res.body.items).toHaveLength(1);
-      seen.push(...res.body.items[0].pages.map((found: { rank: number }) => found.rank));
-      next = res.body.next?.page;
-      calls++;
-    } while (next);
-    expect(calls).toBe(3);
+    };
+    const { items, pages } = await walk<{ pages: { rank: number }[] }>(checkingEachPage(eachPage), searchPath('octopus', '&limit=25'), {
+      token: world.reader.token,
+    });
+    const seen = items.flatMap((space) => space.pages.map((found) => found.rank));
+    expect(pages).toBe(3);
     expect(seen).toEqual(Array.from({ length: COUNT }, (_, i) => i + 1));
   });
 

@@ -1,22 +1,20 @@
 // Share links of a site: creating them (a key stored only hashed and sealed), listing them (site `edit`; the URL with
 // the key for admins only), renaming, deactivating (effective on the next request) and deleting them; through
 // GitBook's 0.202.0 client and spec; limits; who may do what across organizations.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Site } from '../../src/generated/prisma/client.js';
 import type { Context } from '../../src/kernel/context.js';
 import { hashToken } from '../../src/kernel/ids.js';
 import { unseal } from '../../src/kernel/sealed.js';
 import { activeShareLink, shareKeySealedFor } from '../../src/share-links/keys.js';
 import { buildSite } from '../site-redirects/fixtures.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { type Response, type TestApp, useApi, walk } from '../support/app.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
 const COLLECTION = '/orgs/{organizationId}/sites/{siteId}/share-links';
 const ITEM = `${COLLECTION}/{shareLinkId}`;
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true, env: { SITES_URL: 'https://sites.example.com' } });
 let acme: string;
 let site: Site;
 let otherSite: Site;
@@ -25,8 +23,6 @@ let foreignSite: Site;
 let ctx: Context;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SITES_URL: 'https://sites.example.com' } });
-  world = await buildWorld(t.prisma);
   acme = world.organizationId;
   ctx = t.app.services as Context;
   site = await buildSite(t.prisma, {
@@ -38,11 +34,19 @@ beforeAll(async () => {
   otherSite = await buildSite(t.prisma, { organizationId: acme, basename: 'other', visibility: 'share_link' });
   foreignSite = await buildSite(t.prisma, { organizationId: world.secondOrganizationId, visibility: 'share_link' });
 });
-afterAll(() => t?.close());
 
 const links = (siteId = site.id, org = acme) => `/v1/orgs/${org}/sites/${siteId}/share-links`;
 const create = (body: unknown, token = world.admin.token, siteId = site.id) => t.request('POST', links(siteId), { token, body });
 const keyOf = (published: string) => new URL(published).searchParams.get('share')!;
+
+/** The service, for walk(), with `check` run on each page it answers. */
+const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
+  async request(method, path, options) {
+    const res = await t.request(method, path, options);
+    check(res);
+    return res;
+  },
+});
 
 async function created(name: string, siteId = site.id) {
   const res = await create({ name }, world.admin.token, siteId);
@@ -139,15 +143,13 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/share-links', () => {
       expect(JSON.stringify(link)).not.toMatch(new RegExp(keys.join('|')));
     }
 
-    const seen: string[] = [];
-    let page: string | undefined;
-    do {
-      const res = await creator.orgs.listSiteShareLinks(acme, listed.id, { limit: 2, page });
-      expectMatchesSpec('0202', 'get', COLLECTION, 200, res.data);
-      seen.push(...res.data.items.map((link) => link.name!));
-      page = res.data.next?.page;
-    } while (page);
-    expect(seen).toEqual(names);
+    const { items, pages } = await walk<{ name: string }>(
+      checkingEachPage((res) => expectMatchesSpec('0202', 'get', COLLECTION, 200, res.body)),
+      `${links(listed.id)}?limit=2`,
+      { token: world.creator.token },
+    );
+    expect(pages).toBe(3);
+    expect(items.map((link) => link.name)).toEqual(names);
 
     const one = await t.counted('GET', `${links(listed.id)}?limit=1`, { token: world.admin.token });
     const all = await t.counted('GET', `${links(listed.id)}?limit=1000`, { token: world.admin.token });
