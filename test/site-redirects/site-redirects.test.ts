@@ -2,15 +2,13 @@
 // draft filter, orders), changing and deleting them, and looking up the redirect that answers a path with the URL it
 // leads to (exact match, then the longest wildcard; share keys for share-link sites); through GitBook's 0.202.0 client
 // and spec; limits; who may do what across organizations.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SiteRedirectOrderBy } from '../../node_modules/gitbook-api-0202/dist/client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Site, SiteSection, SiteSpace, Space } from '../../src/generated/prisma/client.js';
 import type { Context } from '../../src/kernel/context.js';
 import { newShareKey } from '../../src/share-links/keys.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { type Response, type TestApp, useApi, walk } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 import { buildPage, buildSite, buildSiteSection, buildSiteSpace } from './fixtures.js';
 
 const SITES_URL = 'https://sites.example.com';
@@ -18,8 +16,7 @@ const COLLECTION = '/orgs/{organizationId}/sites/{siteId}/redirects';
 const ITEM = `${COLLECTION}/{siteRedirectId}`;
 const LOOKUP = '/orgs/{organizationId}/sites/{siteId}/redirect';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true, env: { SITES_URL } });
 let acme: string;
 /** The site most tests use: at docs.acme.example.com, sections "guides" (its default) and "api". */
 let site: Site;
@@ -44,8 +41,6 @@ let otherSiteSpace: SiteSpace;
 let foreignSite: Site;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SITES_URL } });
-  world = await buildWorld(t.prisma);
   acme = world.organizationId;
   const space = (title: string) => buildSpace(t.prisma, { organizationId: acme, title });
   [manual, changelog] = [await space('Manual'), await space('Changelog')];
@@ -70,12 +65,19 @@ beforeAll(async () => {
   otherSiteSpace = await buildSiteSpace(t.prisma, otherSite.id, (await space('Other')).id, 'other');
   foreignSite = await buildSite(t.prisma, { organizationId: world.secondOrganizationId });
 });
-afterAll(() => t?.close());
 
 const redirects = (siteId = site.id, org = acme) => `/v1/orgs/${org}/sites/${siteId}/redirects`;
 const lookup = (query: string, siteId = site.id) => `/v1/orgs/${acme}/sites/${siteId}/redirect?${query}`;
 const create = (body: unknown, token = world.admin.token, siteId = site.id) => t.request('POST', redirects(siteId), { token, body });
 const external = (url = 'https://example.com/') => ({ kind: 'external' as const, url });
+/** The service, for walk(), with `check` run on each page it answers. */
+const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
+  async request(method, path, options) {
+    const res = await t.request(method, path, options);
+    check(res);
+    return res;
+  },
+});
 
 async function created(body: Record<string, unknown>, siteId = site.id) {
   const res = await create(body, world.admin.token, siteId);
@@ -244,16 +246,15 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/redirects', () => {
     expect(data.items.map((redirect) => redirect.source)).toEqual(sources);
     expect(data.count).toBe(5);
 
-    const seen: string[] = [];
-    let page: string | undefined;
-    do {
-      const res = await client.orgs.listSiteRedirects(acme, listed.id, { limit: 2, page });
-      expectMatchesSpec('0202', 'get', COLLECTION, 200, res.data);
-      expect(res.data.count).toBe(5);
-      seen.push(...res.data.items.map((redirect) => redirect.source));
-      page = res.data.next?.page;
-    } while (page);
-    expect(seen).toEqual(sources);
+    const eachPage = (res: Response) => {
+      expectMatchesSpec('0202', 'get', COLLECTION, 200, res.body);
+      expect(res.body.count).toBe(5);
+    };
+    const { items, pages } = await walk<{ source: string }>(checkingEachPage(eachPage), `${redirects(listed.id)}?limit=2`, {
+      token: world.reader.token,
+    });
+    expect(pages).toBe(3);
+    expect(items.map((redirect) => redirect.source)).toEqual(sources);
 
     const one = await t.counted('GET', `${redirects(listed.id)}?limit=1`, { token: world.reader.token });
     const all = await t.counted('GET', `${redirects(listed.id)}?limit=1000`, { token: world.reader.token });
@@ -286,17 +287,13 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/redirects', () => {
     expect(
       (await t.request('PATCH', `${redirects(listed.id)}/${zeta.id}`, { token: world.admin.token, body: { permanent: true } })).status,
     ).toBe(200);
-    const client = gitbookClient('0202', t.url, world.admin.token);
     const order = async (orderBy: string) => {
-      const seen: string[] = [];
-      let page: string | undefined;
-      do {
-        const { data } = await client.orgs.listSiteRedirects(acme, listed.id, { orderBy: orderBy as SiteRedirectOrderBy, limit: 2, page });
-        expectMatchesSpec('0202', 'get', COLLECTION, 200, data);
-        seen.push(...data.items.map((redirect) => redirect.source));
-        page = data.next?.page;
-      } while (page);
-      return seen;
+      const { items } = await walk<{ source: string }>(
+        checkingEachPage((res) => expectMatchesSpec('0202', 'get', COLLECTION, 200, res.body)),
+        `${redirects(listed.id)}?orderBy=${orderBy}&limit=2`,
+        { token: world.admin.token },
+      );
+      return items.map((redirect) => redirect.source);
     };
     expect(await order('source')).toEqual([...sources].sort());
     expect(await order('createdAt')).toEqual(sources);

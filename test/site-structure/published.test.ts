@@ -4,28 +4,22 @@
 // end to end through the official client, the published URLs of spaces (a share key adds its share-link site's), and
 // the `shareKey` of every read that takes one: ignored when it is not an active key, 400 when it cannot be one.
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SiteVisibility } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Site } from '../../src/generated/prisma/client.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { buildMember, buildSpace } from '../support/factories.js';
+import { useApi } from '../support/app.js';
+import { buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 import { buildSite, buildSiteSpaces } from './fixtures.js';
 
 const SITES = 'https://sites.example.test';
 const SPEC = '/orgs/{organizationId}/sites/{siteId}';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true, env: { SITES_URL: SITES } });
 let acme: string;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { SITES_URL: SITES } });
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   acme = world.organizationId;
 });
-afterAll(() => t?.close());
 
 const client = (token = world.admin.token) => gitbookClient('0202', t.url, token);
 const sitePath = (site: Pick<Site, 'id' | 'organizationId'>, rest = '') => `/v1/orgs/${site.organizationId}/sites/${site.id}${rest}`;
@@ -322,8 +316,10 @@ describe('Space urls.published and urls.public', () => {
   });
 
   it('cost no statement of their own (read with the counters): as many statements for one space as for 300', async () => {
-    const org = (await t.prisma.organization.create({ data: { id: 'spaceUrlsOrg00000001', title: 'Space URLs' } })).id;
-    const owner = await buildMember(t.prisma, { organizationId: org, role: 'admin' });
+    const {
+      organization: { id: org },
+      owner,
+    } = await buildOrganization(t.prisma, { id: 'spaceUrlsOrg00000001', title: 'Space URLs' });
     const site = await buildSite(t.prisma, org, { published: true, visibility: 'public' });
     await buildSiteSpaces(t.prisma, { organizationId: org, siteId: site.id, count: 300 });
     const one = await t.counted('GET', `/v1/orgs/${org}/spaces?limit=1`, { token: owner.token });

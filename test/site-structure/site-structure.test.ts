@@ -2,24 +2,18 @@
 // default; a first section takes the root site spaces), listing (pages, the default filter, statements constant with
 // embedded spaces), updating (limits, 409 on a duplicate path), moving (midpoint positions), deleting (the default
 // moves on), the structure; through GitBook's 0.202 client and spec; who may do what across organizations.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Site } from '../../src/generated/prisma/client.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { type Response, type TestApp, useApi, walk } from '../support/app.js';
 import { buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 import { buildSite, buildSiteSpaces } from './fixtures.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true, env: { SITES_URL: 'https://sites.example.test' } });
 let acme: string;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { SITES_URL: 'https://sites.example.test' } });
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   acme = world.organizationId;
 });
-afterAll(() => t?.close());
 
 const SPEC = '/orgs/{organizationId}/sites/{siteId}';
 const sitePath = (site: Pick<Site, 'id' | 'organizationId'>, rest = '') => `/v1/orgs/${site.organizationId}/sites/${site.id}${rest}`;
@@ -30,6 +24,14 @@ const add = (site: Site, body: unknown, token: string | null = world.admin.token
 const addSection = (site: Site, body: unknown, token = world.admin.token) =>
   t.request('POST', sitePath(site, '/sections'), { token, body });
 const siteRow = (site: Site) => t.prisma.site.findUniqueOrThrow({ where: { id: site.id } });
+/** The service, for walk(), with `check` run on each page it answers. */
+const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
+  async request(method, path, options) {
+    const res = await t.request(method, path, options);
+    check(res);
+    return res;
+  },
+});
 
 describe('POST .../site-spaces (addSpaceToSite)', () => {
   it('adds a space at a path made from its title, the first one as the default, matching the spec, at its Location', async () => {
@@ -160,17 +162,13 @@ describe('GET .../site-spaces (listSiteSpaces)', () => {
   });
 
   it('walks every page once; refuses a bad limit or page token; guests and outsiders get 404', async () => {
-    const seen: string[] = [];
-    let page: string | undefined;
-    do {
-      const res = await t.request('GET', sitePath(site, `/site-spaces?limit=3${page ? `&page=${page}` : ''}`), {
-        token: world.admin.token,
-      });
-      expectMatchesSpec('0202', 'get', `${SPEC}/site-spaces`, 200, res.body);
-      seen.push(...res.body.items.map((item: { id: string }) => item.id));
-      page = res.body.next?.page;
-    } while (page);
-    expect(seen).toEqual(ids);
+    const { items, pages } = await walk<{ id: string }>(
+      checkingEachPage((res) => expectMatchesSpec('0202', 'get', `${SPEC}/site-spaces`, 200, res.body)),
+      sitePath(site, '/site-spaces?limit=3'),
+      { token: world.admin.token },
+    );
+    expect(pages).toBe(3);
+    expect(items.map((item) => item.id)).toEqual(ids);
     for (const query of ['limit=-1', 'limit=1001', 'limit=x', 'page=nope', 'default=maybe']) {
       const res = await t.request('GET', sitePath(site, `/site-spaces?${query}`), { token: world.admin.token });
       expect(res.status, query).toBe(400);
