@@ -1,22 +1,16 @@
 // A site's adaptive schema: GET (404 until one is set) and PUT, which accepts only documents of the published spec's
 // shape that compile as JSON Schema draft-07 (ajv, strict), with ajv's message otherwise; who may read and set it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SiteAdaptiveJSONSchema } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import { newId } from '../../src/kernel/ids.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let acme: string;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   acme = world.organizationId;
 });
-afterAll(() => t?.close());
 
 const SPEC_PATH = '/orgs/{organizationId}/sites/{siteId}/adaptive-schema';
 const schemaPath = (siteId: string, org = acme) => `/v1/orgs/${org}/sites/${siteId}/adaptive-schema`;

@@ -7,37 +7,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Site } from '../../src/generated/prisma/client.js';
 import { scheduleHostnameChecks } from '../../src/sites/proof.js';
 import { buildSiteSection, buildSiteSpace } from '../site-redirects/fixtures.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { startDnsServer, type TestDnsServer } from '../support/dns.js';
+import { useApi } from '../support/app.js';
+import { startDnsServer } from '../support/dns.js';
 import { buildSite, buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 import { until } from '../support/until.js';
-import { buildWorld, type World } from '../support/world.js';
 
 const SITES = 'https://sites.example.com';
 const SPEC_PATH = '/custom-hostnames/{hostname}';
 const RECHECK_MINUTES = 60;
 
-let t: TestApp;
-let dns: TestDnsServer;
-let world: World;
+// The service's configuration names the DNS server: it starts while the file loads, and closes after the service
+// (afterAll hooks run last registered first).
+const dns = await startDnsServer();
+afterAll(() => dns.close());
+const { t, world } = useApi({
+  world: true,
+  jobs: 1,
+  env: { DNS_SERVERS: dns.address, SITES_URL: SITES, HOSTNAME_RECHECK_MINUTES: String(RECHECK_MINUTES) },
+});
 let acme: string;
 /** An organization whose admin is `world.outsider`: another organization claiming hosts. */
 let other: string;
-
-beforeAll(async () => {
-  dns = await startDnsServer();
-  t = await startTestApp({
-    jobs: 1,
-    env: { DNS_SERVERS: dns.address, SITES_URL: SITES, HOSTNAME_RECHECK_MINUTES: String(RECHECK_MINUTES) },
-  });
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   acme = world.organizationId;
   other = world.outsiderOrganizationId;
-});
-afterAll(async () => {
-  await t?.close();
-  await dns?.close();
 });
 
 const sitePath = (org: string, siteId: string, rest = '') => `/v1/orgs/${org}/sites/${siteId}${rest}`;

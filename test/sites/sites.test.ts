@@ -1,27 +1,22 @@
 // Sites: create (with existing spaces, or a new empty or sample space), list (filters, pages, statement counts), get,
 // update (limits, hostname and basename conflicts, defaults), publish, unpublish and delete; who may do what.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 // Type only: the client's enums are TypeScript enums, the wire values are their strings.
 import type { SiteType, SiteVisibility } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, type Response, type TestApp, useApi, walk } from '../support/app.js';
 import { buildMember, buildOrganization, buildSite as buildProvenSite, buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let acme: string;
 let sitesUrl: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
+beforeAll(() => {
   acme = world.organizationId;
   sitesUrl = t.app.services.config.sitesUrl;
 });
-afterAll(() => t?.close());
 
 /** An id that matches the id pattern but names nothing. */
 const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAA';
@@ -43,6 +38,15 @@ async function buildSite(data: Partial<Prisma.SiteUncheckedCreateInput> & { orga
   }
   return site;
 }
+
+/** The service, for walk(), with `check` run on each page it answers. */
+const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
+  async request(method, path, options) {
+    const res = await t.request(method, path, options);
+    check(res);
+    return res;
+  },
+});
 
 /** A 400 naming `field` (or a field inside it: "adaptiveContent.enabled"). */
 async function expectBadRequest(response: Promise<{ status: number; body: any }>, field: string) {
@@ -243,15 +247,13 @@ describe('GET /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('walks every site once by pages; a token of one filter is refused under another', async () => {
-    const seen: string[] = [];
-    let page: string | undefined;
-    do {
-      const res = await t.request('GET', `${sitesPath(org)}?limit=2${page ? `&page=${page}` : ''}`, { token: owner.token });
-      expect(res.status).toBe(200);
-      expect(res.body.items.length).toBeLessThanOrEqual(2);
-      seen.push(...res.body.items.map((site: { id: string }) => site.id));
-      page = res.body.next?.page;
-    } while (page);
+    const { items, pages } = await walk<{ id: string }>(
+      checkingEachPage((res) => expect(res.body.items.length).toBeLessThanOrEqual(2)),
+      `${sitesPath(org)}?limit=2`,
+      { token: owner.token },
+    );
+    const seen = items.map((site) => site.id);
+    expect(pages).toBe(3);
     expect(seen).toEqual(['Community help', 'Changelog_2024', 'Developer portal', 'API docs', 'Help center'].map((title) => ids[title]));
     const first = await t.request('GET', `${sitesPath(org)}?limit=1`, { token: owner.token });
     await expectBadRequest(
