@@ -1,24 +1,21 @@
 // The counters of a space (open comments; change requests in all, open, draft), for one space and for a list, where
 // one statement counts them for the whole page.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { ChangeRequestStatus, CommentStatus } from '../../src/generated/prisma/enums.js';
 import { newId } from '../../src/kernel/ids.js';
-import type { Person } from '../support/app.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { type Person, useApi } from '../support/app.js';
 import { buildOrganization, buildSpace } from '../support/factories.js';
 
-let t: TestApp;
+const { t } = useApi();
 let owner: Person;
 let organizationId: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
   ({
     organization: { id: organizationId },
     owner,
   } = await buildOrganization(t.prisma));
 });
-afterAll(() => t?.close());
 
 async function spaceWith(comments: CommentStatus[], changeRequests: ChangeRequestStatus[]) {
   const space = await buildSpace(t.prisma, { organizationId });

@@ -1,16 +1,15 @@
 // Spaces: POST/GET /v1/orgs/{id}/spaces, GET/PATCH/DELETE /v1/spaces/{id}, and POST .../restore, .../duplicate,
 // .../move, .../transfer; the purge of spaces deleted more than 7 days ago; permissions and isolation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 // Type only: the client's enums are TypeScript enums, the wire values are their strings.
 import type { SpaceEditMode } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Space } from '../../src/generated/prisma/client.js';
 import { purgeDeletedSpaces } from '../../src/spaces/purge.js';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { type Person, type Response, type TestApp, useApi, walk } from '../support/app.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
-import { buildWorld } from '../support/world.js';
 
-let t: TestApp;
+const { t, world } = useApi({ world: true });
 let alice: Person; // admin of acme, beta, listing and ordering
 let rita: Person; // read in acme
 let eddie: Person; // edit in acme
@@ -48,19 +47,26 @@ async function createSpace(organizationId: string, body: Record<string, unknown>
   return res.body;
 }
 
-/** Every space of an organization's list, walking all pages. */
+/** The service, for walk(), with `check` run on each page it answers. */
+const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
+  async request(method, path, options) {
+    const res = await t.request(method, path, options);
+    check(res);
+    return res;
+  },
+});
+
+/** Every space of an organization's list, walking all pages, and the count the last page answers. */
 async function listAll(organizationId: string, token = alice.token, limit = 1000): Promise<{ ids: string[]; count: number }> {
-  const ids: string[] = [];
   let count = -1;
-  let page: string | undefined;
-  do {
-    const res = await t.request('GET', `/v1/orgs/${organizationId}/spaces?limit=${limit}${page ? `&page=${page}` : ''}`, { token });
-    expect(res.status).toBe(200);
-    ids.push(...res.body.items.map((s: SpaceBody) => s.id));
-    count = res.body.count;
-    page = res.body.next?.page;
-  } while (page);
-  return { ids, count };
+  const { items } = await walk<SpaceBody>(
+    checkingEachPage((res) => {
+      count = res.body.count;
+    }),
+    `/v1/orgs/${organizationId}/spaces?limit=${limit}`,
+    { token },
+  );
+  return { ids: items.map((s) => s.id), count };
 }
 
 async function titlesOf(organizationId: string): Promise<string[]> {
@@ -70,8 +76,6 @@ async function titlesOf(organizationId: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
-  const world = await buildWorld(t.prisma);
   ({ admin: alice, reader: rita, editor: eddie, creator: cora, outsider: bob, guest: gail } = world);
   acme = world.organizationId;
   beta = world.secondOrganizationId;
@@ -80,7 +84,6 @@ beforeAll(async () => {
   guides = (await buildCollection(t.prisma, { organizationId: acme, title: 'Guides' })).id;
   manuals = (await buildCollection(t.prisma, { organizationId: acme, title: 'Manuals' })).id;
 });
-afterAll(() => t?.close());
 
 describe('POST /v1/orgs/{organizationId}/spaces', () => {
   it('creates a space in a collection (201, Location = urls.location) through the official client, matching the spec', async () => {
@@ -156,21 +159,16 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
   });
 
   it('walks every space exactly once with limit=2, with a correct count on each page', async () => {
-    const seen: string[] = [];
-    let page: string | undefined;
-    let pages = 0;
-    do {
-      const res = await t.request('GET', `/v1/orgs/${listing}/spaces?limit=2${page ? `&page=${page}` : ''}`, { token: alice.token });
-      expect(res.status).toBe(200);
+    const eachPage = (res: Response) => {
       expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/spaces', 200, res.body);
       expect(res.body.count).toBe(7);
       expect(res.body.items.length).toBeLessThanOrEqual(2);
-      seen.push(...res.body.items.map((s: SpaceBody) => s.id));
-      page = res.body.next?.page;
-      pages++;
-    } while (page && pages < 10);
+    };
+    const { items, pages } = await walk<SpaceBody>(checkingEachPage(eachPage), `/v1/orgs/${listing}/spaces?limit=2`, {
+      token: alice.token,
+    });
     expect(pages).toBe(4);
-    expect(seen).toEqual(created);
+    expect(items.map((s) => s.id)).toEqual(created);
   });
 
   it('runs the same number of SQL statements for limit=1 and limit=1000', async () => {
