@@ -1,29 +1,24 @@
 // SAML providers: create, list (pages), get, update, delete through GitBook's client, against its spec; the limits;
 // status; who may do what; and the sign-in choices any member sees.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import { MAX_PROVIDERS } from '../../src/sso/service.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi, walk } from '../support/app.js';
 import { buildMember, buildOrganization } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient, specVersions } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 import { createIdentityProvider, type IdentityProvider } from './identity-provider.js';
 
-let t: TestApp;
-let world: World;
+const { t, world } = useApi({ world: true });
 let acme: string;
 let idp: IdentityProvider;
 let team: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  world = await buildWorld(t.prisma);
   acme = world.organizationId;
   idp = await createIdentityProvider();
   team = (await t.prisma.team.create({ data: { id: 'ssoTeam0000000000001', organizationId: acme, title: 'Engineering' } })).id;
 });
-afterAll(() => t?.close());
 
 const path = (org: string, rest = '') => `/v1/orgs/${org}/saml${rest}`;
 const create = (token: string, body: unknown, org = acme) => t.request('POST', path(org), { token, body });
@@ -184,15 +179,9 @@ describe('GET /v1/orgs/{organizationId}/saml', () => {
     expect(data.items.map((item) => item.label)).toEqual(['One', 'Two', 'Three', 'Four', 'Five']);
     expect(data.count).toBe(5);
 
-    const seen: string[] = [];
-    let page: string | undefined;
-    do {
-      const res = await t.request('GET', path(org, `?limit=2${page ? `&page=${page}` : ''}`), { token: owner.token });
-      expect(res.status).toBe(200);
-      seen.push(...res.body.items.map((item: { id: string }) => item.id));
-      page = res.body.next?.page;
-    } while (page);
-    expect(seen).toEqual(ids);
+    const { items, pages } = await walk<{ id: string }>(t, path(org, '?limit=2'), { token: owner.token });
+    expect(pages).toBe(3);
+    expect(items.map((item) => item.id)).toEqual(ids);
     const one = await t.counted('GET', path(org, '?limit=1'), { token: owner.token });
     const all = await t.counted('GET', path(org, '?limit=1000'), { token: owner.token });
     expect(all.body.items).toHaveLength(5);

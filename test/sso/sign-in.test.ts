@@ -4,12 +4,11 @@
 // assertion's content.
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useApi } from '../support/app.js';
 import { buildMember, buildSpace, buildUser } from '../support/factories.js';
 import { gitbookClient } from '../support/openapi.js';
-import { buildWorld, type World } from '../support/world.js';
 import {
   createIdentityProvider,
   type IdentityProvider,
@@ -21,8 +20,17 @@ import {
 
 const SESSION_MINUTES = 30;
 const logs: Record<string, unknown>[] = [];
-let t: TestApp;
-let world: World;
+const sink = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+    done();
+  },
+});
+const { t, world } = useApi({
+  world: true,
+  env: { RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0', SSO_SESSION_MINUTES: String(SESSION_MINUTES) },
+  logger: pino({ level: 'info' }, sink),
+});
 let acme: string;
 let idp: IdentityProvider;
 let team: string;
@@ -30,17 +38,6 @@ let team: string;
 let provider: { id: string; service: { acsURL: string; startURL: string; entityID: string } };
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
-      done();
-    },
-  });
-  t = await startTestApp({
-    env: { RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0', SSO_SESSION_MINUTES: String(SESSION_MINUTES) },
-    logger: pino({ level: 'info' }, sink),
-  });
-  world = await buildWorld(t.prisma);
   acme = world.organizationId;
   idp = await createIdentityProvider();
   team = (await t.prisma.team.create({ data: { id: 'ssoTeam0000000000001', organizationId: acme, title: 'Everyone' } })).id;
@@ -54,7 +51,6 @@ beforeAll(async () => {
     defaultRole: 'edit' as MemberRole,
   }));
 });
-afterAll(() => t?.close());
 
 let address = 0;
 /** An address the instance does not know yet. */

@@ -1,24 +1,22 @@
 // GET /v1/user, GET /v1/users/{userId} and GET /v1/ (what the service says of itself), through GitBook's client.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Person, startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Person, useApi } from '../support/app.js';
 import { buildMember, buildOrganization, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
-let t: TestApp;
+const { t } = useApi();
 let alice: Person;
 let colleague: Person;
 let guest: Person;
 let stranger: Person;
 
 beforeAll(async () => {
-  t = await startTestApp();
   alice = await buildUser(t.prisma, { displayName: 'Alice', photoURL: 'https://example.com/alice.png' });
   const { organization } = await buildOrganization(t.prisma, { owner: alice });
   colleague = await buildMember(t.prisma, { organizationId: organization.id, role: 'read' });
   guest = await buildMember(t.prisma, { organizationId: organization.id, role: null });
   stranger = (await buildOrganization(t.prisma)).owner;
 });
-afterAll(() => t?.close());
 
 describe('GET /v1/user', () => {
   it('answers the token’s user, matching the spec', async () => {
