@@ -1,7 +1,7 @@
 // Organizations: GET /v1/orgs, GET and PATCH /v1/orgs/{id}, GET /v1/email-domains/{domain}/orgs.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeToken } from '../../src/admin/commands.js';
-import { type Person, type Response, type TestApp, useApi, walk } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildOrganization, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -19,15 +19,6 @@ beforeAll(async () => {
   await buildOrganization(t.prisma, { title: 'Third', owner: alice });
 });
 
-/** The service, for walk(), with `check` run on each page it answers. */
-const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
-  async request(method, path, options) {
-    const res = await t.request(method, path, options);
-    check(res);
-    return res;
-  },
-});
-
 describe('GET /v1/orgs', () => {
   it('lists the organizations of the caller through the official client, matching the published spec', async () => {
     const api = gitbookClient('0202', t.url, alice.token);
@@ -40,11 +31,10 @@ describe('GET /v1/orgs', () => {
   });
 
   it('walks every organization exactly once, one per page', async () => {
-    const { items, pages } = await walk<{ id: string }>(
-      checkingEachPage((res) => expect(res.body.count).toBe(3)),
-      '/v1/orgs?limit=1',
-      { token: alice.token },
-    );
+    const { items, pages } = await walk<{ id: string }>(t, '/v1/orgs?limit=1', {
+      token: alice.token,
+      eachPage: (page) => expect(page.body.count).toBe(3),
+    });
     const seen = items.map((o) => o.id);
     expect(pages).toBe(3);
     expect(seen).toHaveLength(3);

@@ -7,7 +7,7 @@ import type { Space } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
 import { pageContent } from '../../src/revisions/store.js';
 import { page, publish } from '../revisions/content.js';
-import { type Response, type TestApp, useApi, walk } from '../support/app.js';
+import { useApi, walk } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -59,15 +59,6 @@ const pagesFound = async (query: string, token = world.admin.token) => {
   expect(res.status, res.text).toBe(200);
   return (res.body.items as { pages: { id: string }[] }[]).flatMap((space) => space.pages.map((found) => found.id));
 };
-/** The service, for walk(), with `check` run on each page it answers. */
-const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
-  async request(method, path, options) {
-    const res = await t.request(method, path, options);
-    check(res);
-    return res;
-  },
-});
-
 describe('searching through the official client', () => {
   it('finds a section by the text of its body, with its page, path, anchor and app URL, as GitBook’s spec shapes it', async () => {
     const { data } = await gitbookClient('0202', t.url, world.reader.token).orgs.searchOrganizationContent(world.organizationId, {
@@ -259,13 +250,13 @@ describe('pages of results', () => {
   });
 
   it('walks the ranked pages with `next`, each page keeping its global rank, grouped by space', async () => {
-    const eachPage = (res: Response) => {
-      expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/search', 200, res.body);
-      expect(res.body.count).toBe(COUNT);
-      expect(res.body.items).toHaveLength(1);
-    };
-    const { items, pages } = await walk<{ pages: { rank: number }[] }>(checkingEachPage(eachPage), searchPath('octopus', '&limit=25'), {
+    const { items, pages } = await walk<{ pages: { rank: number }[] }>(t, searchPath('octopus', '&limit=25'), {
       token: world.reader.token,
+      eachPage: (res) => {
+        expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/search', 200, res.body);
+        expect(res.body.count).toBe(COUNT);
+        expect(res.body.items).toHaveLength(1);
+      },
     });
     const seen = items.flatMap((space) => space.pages.map((found) => found.rank));
     expect(pages).toBe(3);

@@ -8,7 +8,7 @@ import { hashToken } from '../../src/kernel/ids.js';
 import { unseal } from '../../src/kernel/sealed.js';
 import { activeShareLink, shareKeySealedFor } from '../../src/share-links/keys.js';
 import { buildSite } from '../site-redirects/fixtures.js';
-import { type Response, type TestApp, useApi, walk } from '../support/app.js';
+import { useApi, walk } from '../support/app.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
 const COLLECTION = '/orgs/{organizationId}/sites/{siteId}/share-links';
@@ -38,15 +38,6 @@ beforeAll(async () => {
 const links = (siteId = site.id, org = acme) => `/v1/orgs/${org}/sites/${siteId}/share-links`;
 const create = (body: unknown, token = world.admin.token, siteId = site.id) => t.request('POST', links(siteId), { token, body });
 const keyOf = (published: string) => new URL(published).searchParams.get('share')!;
-
-/** The service, for walk(), with `check` run on each page it answers. */
-const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
-  async request(method, path, options) {
-    const res = await t.request(method, path, options);
-    check(res);
-    return res;
-  },
-});
 
 async function created(name: string, siteId = site.id) {
   const res = await create({ name }, world.admin.token, siteId);
@@ -143,11 +134,10 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/share-links', () => {
       expect(JSON.stringify(link)).not.toMatch(new RegExp(keys.join('|')));
     }
 
-    const { items, pages } = await walk<{ name: string }>(
-      checkingEachPage((res) => expectMatchesSpec('0202', 'get', COLLECTION, 200, res.body)),
-      `${links(listed.id)}?limit=2`,
-      { token: world.creator.token },
-    );
+    const { items, pages } = await walk<{ name: string }>(t, `${links(listed.id)}?limit=2`, {
+      token: world.creator.token,
+      eachPage: (page) => expectMatchesSpec('0202', 'get', COLLECTION, 200, page.body),
+    });
     expect(pages).toBe(3);
     expect(items.map((link) => link.name)).toEqual(names);
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Site, SiteSection, SiteSpace, Space } from '../../src/generated/prisma/client.js';
 import type { Context } from '../../src/kernel/context.js';
 import { newShareKey } from '../../src/share-links/keys.js';
-import { type Response, type TestApp, useApi, walk } from '../support/app.js';
+import { useApi, walk } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 import { buildPage, buildSite, buildSiteSection, buildSiteSpace } from './fixtures.js';
@@ -70,15 +70,6 @@ const redirects = (siteId = site.id, org = acme) => `/v1/orgs/${org}/sites/${sit
 const lookup = (query: string, siteId = site.id) => `/v1/orgs/${acme}/sites/${siteId}/redirect?${query}`;
 const create = (body: unknown, token = world.admin.token, siteId = site.id) => t.request('POST', redirects(siteId), { token, body });
 const external = (url = 'https://example.com/') => ({ kind: 'external' as const, url });
-/** The service, for walk(), with `check` run on each page it answers. */
-const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
-  async request(method, path, options) {
-    const res = await t.request(method, path, options);
-    check(res);
-    return res;
-  },
-});
-
 async function created(body: Record<string, unknown>, siteId = site.id) {
   const res = await create(body, world.admin.token, siteId);
   expect(res.status, res.text).toBe(201);
@@ -246,12 +237,12 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/redirects', () => {
     expect(data.items.map((redirect) => redirect.source)).toEqual(sources);
     expect(data.count).toBe(5);
 
-    const eachPage = (res: Response) => {
-      expectMatchesSpec('0202', 'get', COLLECTION, 200, res.body);
-      expect(res.body.count).toBe(5);
-    };
-    const { items, pages } = await walk<{ source: string }>(checkingEachPage(eachPage), `${redirects(listed.id)}?limit=2`, {
+    const { items, pages } = await walk<{ source: string }>(t, `${redirects(listed.id)}?limit=2`, {
       token: world.reader.token,
+      eachPage: (page) => {
+        expectMatchesSpec('0202', 'get', COLLECTION, 200, page.body);
+        expect(page.body.count).toBe(5);
+      },
     });
     expect(pages).toBe(3);
     expect(items.map((redirect) => redirect.source)).toEqual(sources);
@@ -288,11 +279,10 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/redirects', () => {
       (await t.request('PATCH', `${redirects(listed.id)}/${zeta.id}`, { token: world.admin.token, body: { permanent: true } })).status,
     ).toBe(200);
     const order = async (orderBy: string) => {
-      const { items } = await walk<{ source: string }>(
-        checkingEachPage((res) => expectMatchesSpec('0202', 'get', COLLECTION, 200, res.body)),
-        `${redirects(listed.id)}?orderBy=${orderBy}&limit=2`,
-        { token: world.admin.token },
-      );
+      const { items } = await walk<{ source: string }>(t, `${redirects(listed.id)}?orderBy=${orderBy}&limit=2`, {
+        token: world.admin.token,
+        eachPage: (page) => expectMatchesSpec('0202', 'get', COLLECTION, 200, page.body),
+      });
       return items.map((redirect) => redirect.source);
     };
     expect(await order('source')).toEqual([...sources].sort());

@@ -4,7 +4,7 @@
 // moves on), the structure; through GitBook's 0.202 client and spec; who may do what across organizations.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Site } from '../../src/generated/prisma/client.js';
-import { type Response, type TestApp, useApi, walk } from '../support/app.js';
+import { useApi, walk } from '../support/app.js';
 import { buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 import { buildSite, buildSiteSpaces } from './fixtures.js';
@@ -24,15 +24,6 @@ const add = (site: Site, body: unknown, token: string | null = world.admin.token
 const addSection = (site: Site, body: unknown, token = world.admin.token) =>
   t.request('POST', sitePath(site, '/sections'), { token, body });
 const siteRow = (site: Site) => t.prisma.site.findUniqueOrThrow({ where: { id: site.id } });
-/** The service, for walk(), with `check` run on each page it answers. */
-const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
-  async request(method, path, options) {
-    const res = await t.request(method, path, options);
-    check(res);
-    return res;
-  },
-});
-
 describe('POST .../site-spaces (addSpaceToSite)', () => {
   it('adds a space at a path made from its title, the first one as the default, matching the spec, at its Location', async () => {
     const site = await buildSite(t.prisma, acme, { published: true });
@@ -162,11 +153,10 @@ describe('GET .../site-spaces (listSiteSpaces)', () => {
   });
 
   it('walks every page once; refuses a bad limit or page token; guests and outsiders get 404', async () => {
-    const { items, pages } = await walk<{ id: string }>(
-      checkingEachPage((res) => expectMatchesSpec('0202', 'get', `${SPEC}/site-spaces`, 200, res.body)),
-      sitePath(site, '/site-spaces?limit=3'),
-      { token: world.admin.token },
-    );
+    const { items, pages } = await walk<{ id: string }>(t, sitePath(site, '/site-spaces?limit=3'), {
+      token: world.admin.token,
+      eachPage: (page) => expectMatchesSpec('0202', 'get', `${SPEC}/site-spaces`, 200, page.body),
+    });
     expect(pages).toBe(3);
     expect(items.map((item) => item.id)).toEqual(ids);
     for (const query of ['limit=-1', 'limit=1001', 'limit=x', 'page=nope', 'default=maybe']) {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SiteType, SiteVisibility } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
-import { type Person, type Response, type TestApp, useApi, walk } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildMember, buildOrganization, buildSite as buildProvenSite, buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -38,15 +38,6 @@ async function buildSite(data: Partial<Prisma.SiteUncheckedCreateInput> & { orga
   }
   return site;
 }
-
-/** The service, for walk(), with `check` run on each page it answers. */
-const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
-  async request(method, path, options) {
-    const res = await t.request(method, path, options);
-    check(res);
-    return res;
-  },
-});
 
 /** A 400 naming `field` (or a field inside it: "adaptiveContent.enabled"). */
 async function expectBadRequest(response: Promise<{ status: number; body: any }>, field: string) {
@@ -247,11 +238,10 @@ describe('GET /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('walks every site once by pages; a token of one filter is refused under another', async () => {
-    const { items, pages } = await walk<{ id: string }>(
-      checkingEachPage((res) => expect(res.body.items.length).toBeLessThanOrEqual(2)),
-      `${sitesPath(org)}?limit=2`,
-      { token: owner.token },
-    );
+    const { items, pages } = await walk<{ id: string }>(t, `${sitesPath(org)}?limit=2`, {
+      token: owner.token,
+      eachPage: (page) => expect(page.body.items.length).toBeLessThanOrEqual(2),
+    });
     const seen = items.map((site) => site.id);
     expect(pages).toBe(3);
     expect(seen).toEqual(['Community help', 'Changelog_2024', 'Developer portal', 'API docs', 'Help center'].map((title) => ids[title]));

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SpaceEditMode } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Space } from '../../src/generated/prisma/client.js';
 import { purgeDeletedSpaces } from '../../src/spaces/purge.js';
-import { type Person, type Response, type TestApp, useApi, walk } from '../support/app.js';
+import { type Person, useApi, walk } from '../support/app.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -47,25 +47,15 @@ async function createSpace(organizationId: string, body: Record<string, unknown>
   return res.body;
 }
 
-/** The service, for walk(), with `check` run on each page it answers. */
-const checkingEachPage = (check: (page: Response) => void): Pick<TestApp, 'request'> => ({
-  async request(method, path, options) {
-    const res = await t.request(method, path, options);
-    check(res);
-    return res;
-  },
-});
-
 /** Every space of an organization's list, walking all pages, and the count the last page answers. */
 async function listAll(organizationId: string, token = alice.token, limit = 1000): Promise<{ ids: string[]; count: number }> {
   let count = -1;
-  const { items } = await walk<SpaceBody>(
-    checkingEachPage((res) => {
-      count = res.body.count;
-    }),
-    `/v1/orgs/${organizationId}/spaces?limit=${limit}`,
-    { token },
-  );
+  const { items } = await walk<SpaceBody>(t, `/v1/orgs/${organizationId}/spaces?limit=${limit}`, {
+    token,
+    eachPage: (page) => {
+      count = page.body.count;
+    },
+  });
   return { ids: items.map((s) => s.id), count };
 }
 
@@ -159,13 +149,13 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
   });
 
   it('walks every space exactly once with limit=2, with a correct count on each page', async () => {
-    const eachPage = (res: Response) => {
-      expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/spaces', 200, res.body);
-      expect(res.body.count).toBe(7);
-      expect(res.body.items.length).toBeLessThanOrEqual(2);
-    };
-    const { items, pages } = await walk<SpaceBody>(checkingEachPage(eachPage), `/v1/orgs/${listing}/spaces?limit=2`, {
+    const { items, pages } = await walk<SpaceBody>(t, `/v1/orgs/${listing}/spaces?limit=2`, {
       token: alice.token,
+      eachPage: (page) => {
+        expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/spaces', 200, page.body);
+        expect(page.body.count).toBe(7);
+        expect(page.body.items.length).toBeLessThanOrEqual(2);
+      },
     });
     expect(pages).toBe(4);
     expect(items.map((s) => s.id)).toEqual(created);
