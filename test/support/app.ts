@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { addMember, createOrganization, createToken, createUser } from '../../src/admin/commands.js';
 import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -65,9 +64,6 @@ export interface TestApp {
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T>>;
   /** Sends a request and returns it together with the number of SQL statements the service ran for it. */
   counted<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T> & { statements: number }>;
-  person(name: string): Promise<Person>;
-  organization(title: string, owner: Person): Promise<string>;
-  join(organizationId: string, person: Person, role: string): Promise<void>;
   /** Stops the service (its worker too) and keeps its database, for another to start on it (a restart). */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -143,17 +139,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const before = app.db.statements.count;
       const response = await request(method, requestPath, options);
       return { ...response, statements: app.db.statements.count - before };
-    },
-    async person(name) {
-      const user = await createUser(prisma, { email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com`, name });
-      const token = await createToken(prisma, { email: user.email });
-      return { userId: user.id, email: user.email, token: token.token, tokenId: token.id };
-    },
-    async organization(title, owner) {
-      return (await createOrganization(prisma, { title, ownerEmail: owner.email })).id;
-    },
-    async join(organizationId, person, role) {
-      await addMember(prisma, { organizationId, email: person.email, role });
     },
     stop,
     async close() {
