@@ -40,10 +40,11 @@ const occurrences = (text, part) => text.split(part).length - 1;
 let source = readFileSync(CLIENT, 'utf8');
 let applied = 0;
 for (const [original, patched] of REPLACEMENTS) {
+  if (occurrences(source, patched) === 1) continue;
   if (occurrences(source, original) === 1) {
     source = source.replace(original, patched);
     applied++;
-  } else if (occurrences(source, patched) !== 1) {
+  } else {
     process.stderr.write(
       `scripts/patch-prisma.js: ${CLIENT} is not the one this patch was written for (Prisma 7.10.0): ` +
         `"${original}" is not in it once. Check the patch against the installed Prisma, or remove it.\n`,
