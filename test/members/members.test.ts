@@ -65,7 +65,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     expect(await names('?sort=name&order=asc')).toEqual(['Bea', 'carol', 'dan', ownerName].sort((a, b) => a.localeCompare(b, 'en')));
   });
 
-  it('walks every member once, one per page, in each order, and refuses a token of another sort', async () => {
+  it('walks every member once, two per page, in each order, and refuses a token of another sort', async () => {
     for (const query of ['', '&order=asc', '&sort=name', '&sort=lastSeenAt&order=asc']) {
       const { items, pages } = await walk<{ id: string }>(t, `/v1/orgs/${acme}/members?limit=2${query}`, { token: world.admin.token });
       const seen = items.map((m) => m.id);
