@@ -56,7 +56,7 @@ export interface Person {
 
 export interface TestApp {
   url: string;
-  /** The database it serves (dropped by close()). */
+  /** The database it serves (dropped by close() when it is the test's own, not one given as `databaseUrl`). */
   databaseUrl: string;
   app: App;
   prisma: PrismaClient;
@@ -73,7 +73,7 @@ export interface TestAppOptions {
   /** Environment variables of the service's configuration. */
   env?: Record<string, string>;
   logger?: Logger;
-  /** Another database than the test file's own (one that is down, say). */
+  /** Another database than one of its own (one that is down, one being upgraded, another service's). */
   databaseUrl?: string;
   /** Run a background-job worker of this concurrency beside the service (none by default). */
   jobs?: number;
@@ -82,20 +82,21 @@ export interface TestAppOptions {
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase | undefined = options.databaseUrl ? undefined : await createTestDatabase();
+  const databaseUrl = options.databaseUrl ?? database!.url;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'api-test-'));
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', ...options.env });
   const clock = new TestClock();
   const app = createApp({
     config,
-    databaseUrl: options.databaseUrl ?? database.url,
+    databaseUrl,
     secret: randomBytes(32),
     clock,
     logger: options.logger,
   });
   const url = await app.listen(0, '127.0.0.1');
   const worker = options.jobs
-    ? await startWorker(app.services, options.databaseUrl ?? database.url, options.jobs, [...tasks, ...(options.tasks ?? [])])
+    ? await startWorker(app.services, databaseUrl, options.jobs, [...tasks, ...(options.tasks ?? [])])
     : undefined;
   let stopped = false;
   async function stop() {
@@ -130,7 +131,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   return {
     url,
-    databaseUrl: options.databaseUrl ?? database.url,
+    databaseUrl,
     app,
     prisma,
     clock,
@@ -143,7 +144,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     stop,
     async close() {
       await stop();
-      await database.drop();
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
