@@ -2,27 +2,21 @@
 // markdown links to a page or a file by path, and the backfill (src/links/backfill.ts) resolves each one from its
 // page's file in the revision that wrote it, batch after batch, then the API lists those links in-app and reads them
 // as references and as paths from the pages' files as they are now.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { pageVersionHooks } from '../../src/composition.js';
-import { connectDatabase, type Database } from '../../src/db/client.js';
-import { applyMigrations } from '../../src/db/migrations.js';
+import type { Database } from '../../src/db/client.js';
 import { installJobQueue } from '../../src/jobs/queue.js';
 import { startScheduledJobs } from '../../src/jobs/schedule.js';
 import { backfillLinks } from '../../src/links/backfill.js';
 import { writeRevision } from '../../src/revisions/store.js';
 import { schedule } from '../../src/tasks.js';
 import { file, page, publish } from '../revisions/content.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { createDatabaseBefore, type TestDatabase } from '../support/database.js';
+import { useUpgradedApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { until } from '../support/until.js';
 import { buildWorld, type World } from '../support/world.js';
 
-let url: string;
-let upgraded: TestDatabase | undefined;
-let database: Database;
 let world: World;
-let t: TestApp;
 let spaceId: string;
 /** The versions written before the upgrade, by what they are. */
 const versions: Record<'welcome' | 'guide' | 'installBefore' | 'installMoved' | 'drafted', string> = {
@@ -38,14 +32,12 @@ const GUIDE = 'See [install](./install.md#linux), ![diagram](../.gitbook/assets/
 const versionOf = async (pageId: string, validFrom: number, line = 'main') =>
   (await database.prisma.pageVersion.findFirstOrThrow({ where: { spaceId, pageId, validFrom, line } })).id;
 
-beforeAll(async () => {
-  // A database as it stood before links were stored by id: the migrations before it, and content with relative links.
-  upgraded = await createDatabaseBefore('_link_backlog');
-  url = upgraded.url;
+// A database as it stood before links were stored by id: the migrations before it, and content with relative links.
+const { t, database } = useUpgradedApi('_link_backlog', { fill });
+
+async function fill({ prisma }: Database, url: string): Promise<void> {
   // The job queue's schema too, as the migrations come with it: a write of links to URLs enqueues their check.
   await installJobQueue(url);
-  database = connectDatabase(url);
-  const prisma = database.prisma;
   world = await buildWorld(prisma);
   spaceId = (await buildSpace(prisma, { organizationId: world.organizationId, title: 'Legacy' })).id;
   // A first revision: Welcome is README.md, Guide guide/README.md (Install, guide/install.md, is its subpage), the
@@ -82,15 +74,7 @@ beforeAll(async () => {
   versions.installBefore = await versionOf('install', first.seq);
   versions.installMoved = await versionOf('install', moved.seq);
   versions.drafted = await versionOf('drafted', 1, 'draft-line');
-  await applyMigrations(url);
-  t = await startTestApp({ databaseUrl: url });
-}, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-  await database?.close();
-  await upgraded?.drop();
-});
+}
 
 const links = async () => {
   const res = await t.request('GET', `/v1/spaces/${spaceId}/links`, { token: world.admin.token });

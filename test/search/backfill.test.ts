@@ -1,30 +1,22 @@
 // Content written before the search index existed: the index's migration lists the spaces that had content, and the
 // backfill (src/search/backfill.ts) indexes their current pages, batch after batch, then finds them through the API.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../../src/db/client.js';
-import { applyMigrations } from '../../src/db/migrations.js';
+import { expect, it } from 'vitest';
+import type { Database } from '../../src/db/client.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
 import { MAIN } from '../../src/revisions/store.js';
 import { backfillSearchIndex } from '../../src/search/backfill.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { createDatabaseBefore, type TestDatabase } from '../support/database.js';
+import { useUpgradedApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { buildWorld, type World } from '../support/world.js';
 
-let url: string;
-let upgraded: TestDatabase | undefined;
-let database: Database;
 let world: World;
-let t: TestApp;
 const spaces: Record<'legacy' | 'empty' | 'gone', string> = { legacy: '', empty: '', gone: '' };
 
-beforeAll(async () => {
-  // A database as it stood before the search index: the migrations before it, and content.
-  upgraded = await createDatabaseBefore('_search_index');
-  url = upgraded.url;
-  database = connectDatabase(url);
-  const prisma = database.prisma;
+// A database as it stood before the search index: the migrations before it, and content.
+const { t, database } = useUpgradedApi('_search_index', { fill, beforeStart: deleteGone });
+
+async function fill({ prisma }: Database): Promise<void> {
   world = await buildWorld(prisma);
   const legacy = await buildSpace(prisma, { organizationId: world.organizationId, title: 'Legacy' });
   const empty = await buildSpace(prisma, { organizationId: world.organizationId, title: 'Empty' });
@@ -42,17 +34,12 @@ beforeAll(async () => {
   await version(legacy.id, 'drafted', 'Drafted', { line: 'change-request', markdown: 'An albatross in a draft.\n' });
   await version(legacy.id, 'link', 'Albatross link', { type: 'link', markdown: null });
   await version(gone.id, 'gonePage', 'Gone albatross');
-  await applyMigrations(url);
-  // A space deleted for good before the backfill ran.
-  await prisma.space.delete({ where: { id: gone.id } });
-  t = await startTestApp({ databaseUrl: url });
-}, 60_000);
+}
 
-afterAll(async () => {
-  await t?.close();
-  await database?.close();
-  await upgraded?.drop();
-});
+/** A space deleted for good before the backfill ran. */
+async function deleteGone({ prisma }: Database): Promise<undefined> {
+  await prisma.space.delete({ where: { id: spaces.gone } });
+}
 
 const found = async (query: string) => {
   const res = await t.request('GET', `/v1/orgs/${world.organizationId}/search?query=${query}`, { token: world.admin.token });

@@ -1,13 +1,11 @@
 // Hostnames and proxies set before proof was required: the claims' migration grandfathers them (active, without
 // proof) until their first periodic check, one HOSTNAME_RECHECK_MINUTES after the upgrade; a proxy host that several
 // organizations had goes to the organization of the oldest site, and one that was a site's hostname to that hostname.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../../src/db/client.js';
-import { applyMigrations } from '../../src/db/migrations.js';
+import { afterAll, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client.js';
 import { newId } from '../../src/kernel/ids.js';
 import { scheduleHostnameChecks } from '../../src/sites/proof.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { createDatabaseBefore, type TestDatabase } from '../support/database.js';
+import { type TestAppOptions, useUpgradedApi } from '../support/app.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec } from '../support/openapi.js';
@@ -17,12 +15,8 @@ import { buildWorld, type World } from '../support/world.js';
 const SITES = 'https://sites.example.com';
 const RECHECK_MINUTES = 60;
 
-let url: string;
-let upgraded: TestDatabase | undefined;
-let database: Database;
 let dns: TestDnsServer;
 let world: World;
-let t: TestApp;
 /** The sites as they stood before the upgrade, by what they are. */
 const sites: Record<'hosted' | 'proxied' | 'sharing' | 'latecomer' | 'underHostname', string> = {
   hosted: '',
@@ -32,12 +26,12 @@ const sites: Record<'hosted' | 'proxied' | 'sharing' | 'latecomer' | 'underHostn
   underHostname: '',
 };
 
-beforeAll(async () => {
-  // A database as it stood before claims: the migrations before theirs, and sites with hostnames and proxies.
-  upgraded = await createDatabaseBefore('_host_claims');
-  url = upgraded.url;
-  database = connectDatabase(url);
-  const prisma = database.prisma;
+// Closed after the service, whose hostname checks ask it: hooks after all run in the reverse order of their declaration.
+afterAll(() => dns?.close());
+// A database as it stood before claims: the migrations before theirs, and sites with hostnames and proxies.
+const { t } = useUpgradedApi('_host_claims', { fill, beforeStart: startDns });
+
+async function fill({ prisma }: Database): Promise<void> {
   world = await buildWorld(prisma);
   const acme = world.organizationId;
   const other = world.outsiderOrganizationId;
@@ -56,21 +50,13 @@ beforeAll(async () => {
   sites.latecomer = await site(other, '2025-01-03T00:00:00Z', { proxy: 'www.acme.test/theirs' });
   sites.underHostname = await site(other, '2025-01-04T00:00:00Z', { proxy: 'old.acme.test/theirs' });
   sites.sharing = await site(acme, '2025-01-05T00:00:00Z', { proxy: 'www.acme.test/api' });
-  await applyMigrations(url);
-  dns = await startDnsServer();
-  t = await startTestApp({
-    databaseUrl: url,
-    jobs: 1,
-    env: { DNS_SERVERS: dns.address, SITES_URL: SITES, HOSTNAME_RECHECK_MINUTES: String(RECHECK_MINUTES) },
-  });
-}, 60_000);
+}
 
-afterAll(async () => {
-  await t?.close();
-  await dns?.close();
-  await database?.close();
-  await upgraded?.drop();
-});
+/** The DNS server the service's hostname checks ask. */
+async function startDns(): Promise<TestAppOptions> {
+  dns = await startDnsServer();
+  return { jobs: 1, env: { DNS_SERVERS: dns.address, SITES_URL: SITES, HOSTNAME_RECHECK_MINUTES: String(RECHECK_MINUTES) } };
+}
 
 const getClaim = (host: string) => t.request('GET', `/v1/custom-hostnames/${host}`, { token: world.admin.token });
 const lookup = async (address: string) =>

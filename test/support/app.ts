@@ -8,12 +8,14 @@ import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { connectDatabase, type Database } from '../../src/db/client.js';
+import { applyMigrations } from '../../src/db/migrations.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { type AnyTask, startWorker } from '../../src/jobs/queue.js';
 import type { Clock } from '../../src/kernel/context.js';
 import type { Logger } from '../../src/logger.js';
 import { tasks } from '../../src/tasks.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createDatabaseBefore, createTestDatabase, type TestDatabase } from './database.js';
 import { late } from './late.js';
 import { buildWorld, type World } from './world.js';
 
@@ -172,6 +174,40 @@ export function useApi(options: UseApiOptions = {}): { t: TestApp; world: World 
     t: late('The test app', () => app),
     world: late(withWorld ? 'The world' : 'The world (ask useApi({ world: true }) for it)', () => world),
   };
+}
+
+export interface UpgradeOptions {
+  /** Writes into the database as it stood before the upgrade (the earlier migrations applied), the old way. */
+  fill(before: Database, url: string): Promise<void>;
+  /**
+   * Runs once the database is upgraded, before the service starts on it (a server its configuration names started,
+   * say), and answers the service's options if it has any.
+   */
+  beforeStart?(upgraded: Database): Promise<TestAppOptions | undefined>;
+}
+
+/**
+ * A service for a test of an upgrade: a database as it stood before the migration whose name ends with `suffix`,
+ * filled by `fill`, then the remaining migrations applied and the service started on it; all undone after the file.
+ * `database` stays connected for the tests, to read what the upgrade left.
+ */
+export function useUpgradedApi(suffix: string, { fill, beforeStart }: UpgradeOptions): { t: TestApp; database: Database } {
+  let upgraded: TestDatabase | undefined;
+  let database: Database | undefined;
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    upgraded = await createDatabaseBefore(suffix);
+    database = connectDatabase(upgraded.url);
+    await fill(database, upgraded.url);
+    await applyMigrations(upgraded.url);
+    app = await startTestApp({ ...(await beforeStart?.(database)), databaseUrl: upgraded.url });
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    await upgraded?.drop();
+  });
+  return { t: late('The test app', () => app), database: late('The database', () => database) };
 }
 
 export interface WalkOptions extends RequestOptions {
