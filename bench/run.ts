@@ -12,18 +12,16 @@
 // Results: a table on stdout, and JSON in bench/results/.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { print } from 'graphql';
-import pg from 'pg';
 import { compileRoute } from '../rest/compile.js';
 import { Fragments } from '../rest/fragments.js';
 import { createToken, createUser } from '../src/admin/commands.js';
 import { connectDatabase } from '../src/db/client.js';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { applyMigrations } from '../src/db/migrations.js';
 import { projectRoot } from '../src/project-root.js';
 import { restModules, schema } from '../src/schema.js';
@@ -35,9 +33,10 @@ import {
   measureChangeRequests,
   seedPagedSpaces,
 } from './change-requests.js';
+import { openDatabase } from './database.js';
 import { measureSearch, SEARCH_SCENARIO, type SearchResults, searchTable, seedSearchContent } from './search.js';
 import { seedOrganization } from './seed.js';
-import { measureStartup, type StartupResults, startCommand } from './startup.js';
+import { commandLine, measureStartup, nodeScript, type StartupResults } from './startup.js';
 import { median } from './stats.js';
 
 const { values: flags } = parseArgs({
@@ -70,38 +69,7 @@ const dataSet = (factor: number) => ({
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const resultsDir = path.join(projectRoot, 'bench/results');
 /** `npm start`'s command: its start-up is measured, and every server runs with its node options and variables. */
-const productCommand = startCommand(projectRoot);
-
-// --- database -------------------------------------------------------------------------------------------------
-async function openDatabase(): Promise<{ url: string; close(): Promise<void> }> {
-  if (process.env.DATABASE_URL) {
-    const server = new URL(process.env.DATABASE_URL);
-    const name = `bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    server.pathname = `/${name}`;
-    return {
-      url: server.toString(),
-      close: async () => {
-        const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await client.end();
-      },
-    };
-  }
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pg-'));
-  const cluster = await startEmbeddedPostgres(dir, 'bench');
-  return {
-    url: cluster.url,
-    close: async () => {
-      await cluster.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const productCommand = nodeScript(projectRoot, 'start');
 
 // --- servers --------------------------------------------------------------------------------------------------
 interface Server {
@@ -299,7 +267,7 @@ async function checkIdentical(list: Variant[], token: string) {
 }
 
 // --- main -----------------------------------------------------------------------------------------------------
-const database = await openDatabase();
+const database = await openDatabase('bench');
 const servers: Server[] = [];
 try {
   await applyMigrations(database.url);
@@ -319,7 +287,7 @@ try {
   await db.close();
 
   // Before any server runs, so that the machine is as quiet as it is when a service starts.
-  log(`measuring start-up: ${rounds} starts of ${productCommand.text}`);
+  log(`measuring start-up: ${rounds} starts of ${commandLine(productCommand)}`);
   const startup: StartupResults = await measureStartup(productCommand, projectRoot, database.url, rounds);
 
   const secret = randomBytes(32).toString('base64');

@@ -32,8 +32,6 @@ export interface NodeScript {
   nodeOptions: string[];
   /** The module and its arguments, after node's options. */
   module: string[];
-  /** The whole script, as written. */
-  text: string;
 }
 
 export function nodeScript(root: string, name: string): NodeScript {
@@ -46,11 +44,12 @@ export function nodeScript(root: string, name: string): NodeScript {
   }
   if (words.shift() !== 'node') throw new Error(`package.json's ${name} script does not run node: ${text}`);
   const firstModule = words.findIndex((word) => !word.startsWith('-'));
-  return { env, nodeOptions: words.slice(0, firstModule), module: words.slice(firstModule), text };
+  return { env, nodeOptions: words.slice(0, firstModule), module: words.slice(firstModule) };
 }
 
-/** `npm start`'s command. */
-export const startCommand = (root: string) => nodeScript(root, 'start');
+/** The script as a command line, as package.json would write it. */
+export const commandLine = ({ env, nodeOptions, module }: NodeScript): string =>
+  [...Object.entries(env).map(([variable, value]) => `${variable}=${value}`), 'node', ...nodeOptions, ...module].join(' ');
 
 interface Sample {
   startupMs: number;
@@ -120,7 +119,7 @@ export async function measureStartup(command: NodeScript, root: string, database
   const samples: Sample[] = [];
   for (let round = 0; round < rounds; round++) samples.push(await startOnce(command, root, databaseUrl));
   return {
-    command: command.text,
+    command: commandLine(command),
     rounds,
     startupMs: Math.round(median(samples.map((s) => s.startupMs))),
     startupCpuMs: Math.round(median(samples.map((s) => s.startupCpuMs))),

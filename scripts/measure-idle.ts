@@ -13,13 +13,10 @@
 //                 `npx tsx scripts/heap-profile-summary.ts /tmp/heap/*.heapprofile`).
 //
 // Linux only (/proc).
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { measureStartup, type NodeScript, startCommand } from '../bench/startup.js';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { openDatabase } from '../bench/database.js';
+import { measureStartup, type NodeScript, nodeScript } from '../bench/startup.js';
 import { applyMigrations } from '../src/db/migrations.js';
 import { installJobQueue } from '../src/jobs/queue.js';
 
@@ -32,48 +29,14 @@ const { values } = parseArgs({
   },
 });
 
-const start = startCommand(root);
+const start = nodeScript(root, 'start');
 const command: NodeScript = {
-  ...start,
+  env: start.env,
   nodeOptions: [...values['node-arg'], ...(values.tsx ? ['--import', 'tsx'] : start.nodeOptions)],
   module: values.tsx ? ['src/main.ts'] : start.module,
 };
-command.text = [
-  ...Object.entries(command.env).map(([name, value]) => `${name}=${value}`),
-  'node',
-  ...command.nodeOptions,
-  ...command.module,
-].join(' ');
 
-/** A server and a new database on it, with a way to remove both (or the database alone, on DATABASE_URL's server). */
-async function openServer(): Promise<{ url: string; close(): Promise<void> }> {
-  let serverUrl = process.env.DATABASE_URL;
-  let dataDir: string | undefined;
-  let stopCluster = async () => {};
-  if (!serverUrl) {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'measure-idle-'));
-    const cluster = await startEmbeddedPostgres(dataDir);
-    serverUrl = cluster.url;
-    stopCluster = () => cluster.stop();
-  }
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  const name = `measure_idle_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    close: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-      await stopCluster();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-const database = await openServer();
+const database = await openDatabase('measure_idle');
 try {
   await applyMigrations(database.url);
   await installJobQueue(database.url);
