@@ -34,6 +34,9 @@ export interface NodeScript {
   module: string[];
 }
 
+/** Node options written with their value as the next word. */
+const TAKES_VALUE = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
+
 export function nodeScript(root: string, name: string): NodeScript {
   const text = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[name];
   const words = text.split(' ');
@@ -43,7 +46,8 @@ export function nodeScript(root: string, name: string): NodeScript {
     env[variable] = value;
   }
   if (words.shift() !== 'node') throw new Error(`package.json's ${name} script does not run node: ${text}`);
-  const firstModule = words.findIndex((word) => !word.startsWith('-'));
+  let firstModule = 0;
+  while (firstModule < words.length && words[firstModule].startsWith('-')) firstModule += TAKES_VALUE.has(words[firstModule]) ? 2 : 1;
   return { env, nodeOptions: words.slice(0, firstModule), module: words.slice(firstModule) };
 }
 

@@ -31,17 +31,6 @@ const LOADED_ON_FIRST_USE: Record<string, readonly string[]> = {
   'stored files': ['file-type', 'image-size'],
 };
 
-/** Node options that take the next argument as their value. */
-const WITH_VALUE = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
-
-/** `npm start`'s command, with the recorder as the last --import before the script (its hooks run first). */
-async function startCommand(): Promise<{ command: string; args: string[]; env: Record<string, string> }> {
-  const { command, args, env } = await npmScript('start');
-  let script = 0;
-  while (script < args.length && args[script].startsWith('-')) script += WITH_VALUE.has(args[script]) ? 2 : 1;
-  return { command, args: [...args.slice(0, script), '--import', recorder, ...args.slice(script)], env };
-}
-
 let database: TestDatabase;
 let dataDir: string;
 let child: ChildProcess;
@@ -53,7 +42,8 @@ let url: string;
 beforeAll(async () => {
   database = await createTestDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'first-use-'));
-  const { command, args, env: variables } = await startCommand();
+  // The recorder as the last --import before the script, so that its hooks run first.
+  const { command, args, env: variables } = await npmScript('start', ['--import', recorder]);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...variables,

@@ -6,9 +6,15 @@
 import { nodeScript } from '../../bench/startup.js';
 import { build, projectRoot, staleness } from '../../scripts/build.js';
 
-/** The script's process: `command` and `args` to spawn, with `env` (the variables the script sets) added to its own. */
-export async function npmScript(name: string): Promise<{ command: string; args: string[]; env: Record<string, string>; root: string }> {
+/**
+ * The script's process: `command` and `args` to spawn, with `env` (the variables the script sets) added to its own.
+ * `nodeOptions` go after the script's own, before the module (a last `--import` runs its hooks first).
+ */
+export async function npmScript(
+  name: string,
+  nodeOptions: readonly string[] = [],
+): Promise<{ command: string; args: string[]; env: Record<string, string>; root: string }> {
   if (staleness()) await build();
   const script = nodeScript(projectRoot, name);
-  return { command: process.execPath, args: [...script.nodeOptions, ...script.module], env: script.env, root: projectRoot };
+  return { command: process.execPath, args: [...script.nodeOptions, ...nodeOptions, ...script.module], env: script.env, root: projectRoot };
 }
