@@ -7,20 +7,16 @@ import Koa from 'koa';
 import { compileRoutes } from '../rest/compile.js';
 import { restMiddleware } from '../rest/middleware.js';
 import { apiReference } from './api-reference.js';
-import { pageVersionHooks } from './composition.js';
+import { createServices } from './composition.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Database } from './db/client.js';
 import { fileDownloads } from './files/index.js';
 import { graphqlMiddleware } from './graphql.js';
 import { integrationAssets } from './integrations/index.js';
 import { invitesPages } from './invites/index.js';
-import { authenticate, type Clock, type Context, createContext, type Services, systemClock, type Viewer } from './kernel/context.js';
-import { createFetcher } from './kernel/fetcher.js';
+import { authenticate, type Clock, type Context, createContext, type Services, type Viewer } from './kernel/context.js';
 import { ID_PATTERN } from './kernel/ids.js';
-import { PageTokens } from './kernel/pagination.js';
-import { deriveKey } from './kernel/secrets.js';
 import { createLogger, type Logger } from './logger.js';
-import { createMailer } from './mail.js';
 import { createMonitoring } from './monitoring.js';
 import { createRateLimits } from './rate-limits.js';
 import { restModules, schema } from './schema.js';
@@ -53,21 +49,7 @@ export function createApp(options: AppOptions): App {
   const db = connectDatabase(options.databaseUrl, options.config.poolSize, (error) =>
     logger.warn({ err: error }, 'database connection closed by the server; the pool reconnects'),
   );
-  const services: Services = {
-    prisma: db.prisma,
-    sql: db.sql,
-    config: options.config,
-    clock: options.clock ?? systemClock,
-    pageTokens: new PageTokens(deriveKey(options.secret, 'page-cursor')),
-    mailer: createMailer(options.config.mail, logger),
-    fetcher: createFetcher({
-      allowPrivateNetwork: options.config.allowPrivateNetwork,
-      idleTimeoutMs: options.config.fetchIdleTimeoutSeconds * 1000,
-    }),
-    secret: options.secret,
-    logger,
-    pageVersionHooks,
-  };
+  const services = createServices({ db, config: options.config, secret: options.secret, logger, clock: options.clock });
 
   /** The request's viewer, its token looked up once however many ask (the rate limits first, then the route). */
   const viewerOf = (ctx: Koa.Context): Promise<Viewer> => {

@@ -1,8 +1,42 @@
 // Where domains plug into others, wired once: what follows the revision store's writes of page versions (the search
-// index, the links: src/revisions/hooks.ts), in their statements. The app gives these to its services
-// (`pageVersionHooks`), and every write of content goes through them; the store itself imports neither.
+// index, the links: src/revisions/hooks.ts), in their statements, and the services every request's context and every
+// job run with, which carry those hooks (`pageVersionHooks`): every write of content goes through them; the store
+// itself imports neither.
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { type Clock, type Services, systemClock } from './kernel/context.js';
+import { createFetcher } from './kernel/fetcher.js';
+import { PageTokens } from './kernel/pagination.js';
+import { deriveKey } from './kernel/secrets.js';
 import { pageLinksHook } from './links/writing.js';
+import type { Logger } from './logger.js';
+import { createMailer } from './mail.js';
 import type { PageVersionHook } from './revisions/hooks.js';
 import { searchIndexHook } from './search/indexing.js';
 
 export const pageVersionHooks: readonly PageVersionHook[] = [searchIndexHook, pageLinksHook];
+
+export interface ServicesOptions {
+  db: Database;
+  config: Config;
+  /** The instance secret, from which the page tokens' key is derived. */
+  secret: Buffer;
+  logger: Logger;
+  clock?: Clock;
+}
+
+/** The services over one database: what the app's requests and its background jobs use. */
+export function createServices({ db, config, secret, logger, clock = systemClock }: ServicesOptions): Services {
+  return {
+    prisma: db.prisma,
+    sql: db.sql,
+    config,
+    clock,
+    pageTokens: new PageTokens(deriveKey(secret, 'page-cursor')),
+    mailer: createMailer(config.mail, logger),
+    fetcher: createFetcher({ allowPrivateNetwork: config.allowPrivateNetwork, idleTimeoutMs: config.fetchIdleTimeoutSeconds * 1000 }),
+    secret,
+    logger,
+    pageVersionHooks,
+  };
+}

@@ -6,17 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageVersionHooks } from '../../src/composition.js';
+import { createServices } from '../../src/composition.js';
 import { loadConfig } from '../../src/config.js';
 import { Prisma, type Space } from '../../src/generated/prisma/client.js';
 import { rowAnnotation } from '../../src/kernel/annotations.js';
-import { authenticate, type Context, createContext, type Services, systemClock } from '../../src/kernel/context.js';
-import { createFetcher } from '../../src/kernel/fetcher.js';
+import { authenticate, type Context, createContext, type Services } from '../../src/kernel/context.js';
 import { type ListPage, type ListSource, loadPages, type PageArgs } from '../../src/kernel/lists.js';
-import { PageTokens } from '../../src/kernel/pagination.js';
-import { deriveKey } from '../../src/kernel/secrets.js';
 import { createLogger } from '../../src/logger.js';
-import { createMailer } from '../../src/mail.js';
 import { useDatabase } from '../support/database.js';
 import { buildOrganization, buildSpace, buildSpaces, buildUser } from '../support/factories.js';
 
@@ -27,20 +23,7 @@ let services: Services;
 /** The services as src/app.ts makes them, over the file's database, and a request's context for a user, as it does too. */
 beforeAll(async () => {
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: os.tmpdir() });
-  const logger = createLogger(config.logLevel);
-  const secret = randomBytes(32);
-  services = {
-    prisma: db.prisma,
-    sql: db.sql,
-    config,
-    clock: systemClock,
-    pageTokens: new PageTokens(deriveKey(secret, 'page-cursor')),
-    mailer: createMailer(config.mail, logger),
-    fetcher: createFetcher({ allowPrivateNetwork: false, idleTimeoutMs: 1000 }),
-    secret,
-    logger,
-    pageVersionHooks,
-  };
+  services = createServices({ db, config, secret: randomBytes(32), logger: createLogger(config.logLevel) });
   const user = await buildUser(db.prisma);
   ctx = createContext(services, await authenticate(services, `Bearer ${user.token}`));
 });
