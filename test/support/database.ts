@@ -45,14 +45,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  */
 export async function createDatabaseBefore(suffix: string): Promise<TestDatabase> {
   const serverUrl = inject('templateDatabaseUrl');
-  const upgrade = readMigrations().find((migration) => migration.name.endsWith(suffix));
+  const migrations = readMigrations();
+  const upgrade = migrations.find((migration) => migration.name.endsWith(suffix));
   if (!upgrade) throw new Error(`No migration's name ends with ${suffix}`);
   const name = `upgrade_${process.pid}_${randomBytes(5).toString('hex')}`;
   await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
   const database = testDatabase(serverUrl, name);
   await applyMigrations(
     database.url,
-    readMigrations().filter((migration) => migration.name < upgrade.name),
+    migrations.filter((migration) => migration.name < upgrade.name),
   );
   return database;
 }
