@@ -5,6 +5,7 @@
 // Workers run inside the service (JOB_CONCURRENCY) or as separate processes (`npm run worker`), on the same database.
 // A worker runs the tasks it is given: the product's are listed once, in src/tasks.ts, and this file knows no domain.
 import { type Runner, run, runMigrations, type TaskList, Logger as WorkerLogger } from 'graphile-worker';
+import pg from 'pg';
 import { type BackgroundJob, Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
 import { newId } from '../kernel/ids.js';
@@ -168,6 +169,9 @@ function taskList(services: Services, tasks: readonly AnyTask[]): TaskList {
   return list;
 }
 
+/** Connections of a worker's pool: graphile-worker's own default. */
+const WORKER_POOL_SIZE = 10;
+
 /** A running worker of these tasks: `concurrency` jobs at a time; stop() lets the running ones finish. */
 export async function startWorker(
   services: Services,
@@ -175,13 +179,25 @@ export async function startWorker(
   concurrency: number,
   tasks: readonly AnyTask[],
 ): Promise<{ stop(): Promise<void> }> {
+  // The worker's own pool, not one graphile-worker makes: it ends a pool of its own without waiting, and drops that
+  // pool's error handlers first, so that a connection the server closes meanwhile (a restart, a database dropped
+  // after the worker stopped) would throw in the process. This one keeps its handlers until it has ended.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: WORKER_POOL_SIZE });
+  const closedByServer = (error: Error) => services.logger.warn({ err: error }, 'job queue connection closed by the server');
+  pool.on('error', closedByServer);
+  pool.on('connect', (client) => client.on('error', closedByServer));
   const runner: Runner = await run({
-    connectionString: databaseUrl,
+    pgPool: pool,
     concurrency,
     noHandleSignals: true,
     pollInterval: 2000,
     taskList: taskList(services, tasks),
     logger: workerLogger(services.logger),
   });
-  return { stop: () => runner.stop() };
+  return {
+    async stop() {
+      await runner.stop();
+      await pool.end();
+    },
+  };
 }
