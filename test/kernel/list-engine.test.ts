@@ -15,6 +15,7 @@ import { type ListPage, type ListSource, loadPages, type PageArgs } from '../../
 import { createLogger } from '../../src/logger.js';
 import { useDatabase } from '../support/database.js';
 import { buildOrganization, buildSpace, buildSpaces, buildUser } from '../support/factories.js';
+import { oneCharacterOff } from '../support/tamper.js';
 
 const db = useDatabase();
 let ctx: Context;
@@ -190,7 +191,7 @@ describe('page tokens', () => {
     const parents = [first.organizationId, second.organizationId];
     const [issued] = (await load(source, [first.organizationId], { limit: 1 })).pages;
     const token = pageOf(issued).next!.page;
-    const tampered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    const tampered = oneCharacterOff(token);
     for (const page of ['garbage', '..', `${token}.extra`, tampered]) {
       const { pages } = await load(source, parents, { limit: 1, page });
       for (const answer of pages) {
