@@ -1,6 +1,7 @@
 // The whole API: every domain registers its GraphQL types and contributes its REST module here.
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { aboutRest } from './about/index.js';
+import { changeRequestReviewRest } from './change-request-reviews/index.js';
 import { changeRequestRest } from './change-requests/index.js';
 import { collectionRest } from './collections/index.js';
 import { commentRest } from './comments/index.js';
@@ -45,6 +46,7 @@ export const restModules = [
   revisionRest,
   grantRest,
   changeRequestRest,
+  changeRequestReviewRest,
   customFieldRest,
   commentRest,
   siteRest,

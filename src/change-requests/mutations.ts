@@ -14,15 +14,16 @@ import { ChangeRequest, ChangeRequestStatusEnum } from './types.js';
 import type { WorkflowOutcome as WorkflowOutcomeRow } from './workflow.js';
 import * as workflow from './workflow.js';
 
-const subject = z.string().max(100);
+/** A change request's subject (also set when asking for reviews). */
+export const changeRequestSubject = z.string().max(100);
 
 export const CreateChangeRequestInput = builder.inputType('CreateChangeRequestInput', {
   validate: notNull('subject'),
-  fields: (t) => ({ subject: t.string({ description: 'At most 100 characters (default: none).', validate: subject }) }),
+  fields: (t) => ({ subject: t.string({ description: 'At most 100 characters (default: none).', validate: changeRequestSubject }) }),
 });
 
-/** GitBook's JSONDocument: the document's blocks are kept as given. */
-const jsonDocument = z.object(
+/** GitBook's JSONDocument, a change request's description: the document's blocks are kept as given. */
+export const changeRequestDescription = z.object(
   {
     object: z.literal('document'),
     data: z.record(z.string(), z.unknown(), { error: 'must be an object' }),
@@ -60,11 +61,11 @@ const ChangeRequestLinkInput = builder.inputType('ChangeRequestLinkInput', {
 export const UpdateChangeRequestInput = builder.inputType('UpdateChangeRequestInput', {
   validate: notNull('subject', 'status', 'description', 'links'),
   fields: (t) => ({
-    subject: t.string({ description: 'At most 100 characters; a merged change request keeps its own.', validate: subject }),
+    subject: t.string({ description: 'At most 100 characters; a merged change request keeps its own.', validate: changeRequestSubject }),
     description: t.field({
       type: 'JSON',
       description: 'GitBook’s JSON document ({object: "document", data, nodes}); a merged change request keeps its own.',
-      validate: jsonDocument,
+      validate: changeRequestDescription,
     }),
     links: t.field({
       type: [ChangeRequestLinkInput],

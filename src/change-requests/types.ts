@@ -1,4 +1,6 @@
 // The ChangeRequest type, the query that returns one by id or number, and the change requests list of a space.
+
+import { asksReviewOfSql } from '../change-request-reviews/access.js';
 import type { ChangeRequest as ChangeRequestRow, Space as SpaceRow, User as UserRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { ChangeRequestStatus } from '../generated/prisma/enums.js';
@@ -102,6 +104,7 @@ interface ChangeRequestListArgs {
   status?: ChangeRequestStatus | null;
   creator?: string | null;
   contributor?: string | null;
+  requestedReviewer?: string | null;
 }
 
 /** A space's change requests of one status, newest (highest number) first, read through (spaceId, status, number). */
@@ -116,9 +119,11 @@ const spaceChangeRequests: ListSource<ChangeRequestRow, ChangeRequestListArgs> =
     const contributor = args.contributor
       ? Prisma.sql`AND EXISTS (SELECT 1 FROM "Revision" r WHERE r."spaceId" = t."spaceId" AND r.line = t.id AND r."createdById" = ${args.contributor})`
       : Prisma.empty;
-    return Prisma.sql`t.status = ${args.status ?? 'open'}::"ChangeRequestStatus" ${creator} ${contributor}`;
+    const requested = args.requestedReviewer ? Prisma.sql`AND ${asksReviewOfSql(args.requestedReviewer)}` : Prisma.empty;
+    return Prisma.sql`t.status = ${args.status ?? 'open'}::"ChangeRequestStatus" ${creator} ${contributor} ${requested}`;
   },
-  scope: (spaceId, args) => `change-requests:${spaceId}:${args.status ?? 'open'}:${args.creator ?? ''}:${args.contributor ?? ''}`,
+  scope: (spaceId, args) =>
+    `change-requests:${spaceId}:${args.status ?? 'open'}:${args.creator ?? ''}:${args.contributor ?? ''}:${args.requestedReviewer ?? ''}`,
   annotations: [changeRequestFactsAnnotation],
 };
 
@@ -132,6 +137,10 @@ builder.objectField(Space, 'changeRequests', (t) =>
       status: t.arg({ type: ChangeRequestStatusEnum, defaultValue: 'open', description: 'Only change requests with this status.' }),
       creator: t.arg.id({ description: 'A user id: only the change requests they created.', validate: rules.id }),
       contributor: t.arg.id({ description: 'A user id: only the change requests they wrote revisions of.', validate: rules.id }),
+      requestedReviewer: t.arg.id({
+        description: 'A user id: only the change requests that ask them for a review (or a team of theirs).',
+        validate: rules.id,
+      }),
     },
     resolve: (space, args, ctx, info) => listPage(spaceChangeRequests, ctx, info, space.id, args),
   }),

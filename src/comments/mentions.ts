@@ -26,20 +26,24 @@ export async function mentionedMembers(ctx: Context, organizationId: string, mar
   return ids.filter((id) => found.has(id));
 }
 
-/** The writes that make `users` the mentions of a body (for a transaction with the body's own write). */
+/**
+ * The writes that make `users` the mentions of a body, for a transaction with the body's own write: a batch of
+ * ctx.prisma's (the default), or an interactive transaction's own client.
+ */
 export function mentionWrites(
   ctx: Context,
   site: MentionSite,
   users: readonly string[],
   replacing: boolean,
+  db: Pick<Prisma.TransactionClient, '$executeRaw'> = ctx.prisma,
 ): Prisma.PrismaPromise<number>[] {
   const ofSite = Prisma.sql`"commentId" = ${site.commentId} AND "replyId" IS NOT DISTINCT FROM ${site.replyId}::text`;
   const writes: Prisma.PrismaPromise<number>[] = [];
   if (replacing) {
-    writes.push(ctx.prisma.$executeRaw`DELETE FROM "CommentMention" WHERE ${ofSite} AND "userId" <> ALL(${users}::text[])`);
+    writes.push(db.$executeRaw`DELETE FROM "CommentMention" WHERE ${ofSite} AND "userId" <> ALL(${users}::text[])`);
   }
   if (users.length) {
-    writes.push(ctx.prisma.$executeRaw`
+    writes.push(db.$executeRaw`
       INSERT INTO "CommentMention" (id, "commentId", "replyId", "userId", "mentionedAt")
       SELECT m.id, ${site.commentId}, ${site.replyId}, m.user, ${ctx.clock.now()}
         FROM unnest(${users.map(() => newId())}::text[], ${users}::text[]) AS m(id, "user")

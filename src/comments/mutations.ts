@@ -9,14 +9,15 @@ import { Comment, CommentReply } from './types.js';
 /** The longest markdown body a comment or reply takes. */
 const MAX_BODY = 20_000;
 
-const body = z
+/** A comment's or reply's body (a review's comment too). */
+export const commentBody = z
   .object({
     markdown: z.string().trim().min(1).max(MAX_BODY).optional(),
     document: z.object({}).passthrough().optional(),
   })
   .strict()
   .refine((value) => (value.markdown === undefined) !== (value.document === undefined), 'must hold either "markdown" or "document"');
-const bodyDescription = `{markdown} (1 to ${MAX_BODY} characters) or {document} (GitBook’s JSON document, kept as markdown).`;
+export const bodyDescription = `{markdown} (1 to ${MAX_BODY} characters) or {document} (GitBook’s JSON document, kept as markdown).`;
 const reactions = z.array(rules.emoji.min(1)).max(50);
 
 const reactionFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0]) => ({
@@ -37,7 +38,7 @@ const TableCellInput = builder.inputType('CommentTableCellInput', {
 
 const PostCommentInput = builder.inputType('PostCommentInput', {
   fields: (t) => ({
-    body: t.field({ type: 'JSON', required: true, description: bodyDescription, validate: body }),
+    body: t.field({ type: 'JSON', required: true, description: bodyDescription, validate: commentBody }),
     page: t.string({
       description: 'A page of the current content: the space’s, or the change request’s.',
       validate: z.string().min(1).max(100),
@@ -50,17 +51,17 @@ const UpdateCommentInput = builder.inputType('UpdateCommentInput', {
   validate: notNull('body', 'resolved', 'addedReactions', 'removedReactions'),
   fields: (t) => ({
     resolved: t.boolean({ description: 'true resolves (by the viewer, now); false reopens.' }),
-    body: t.field({ type: 'JSON', description: `${bodyDescription} Its author only.`, validate: body }),
+    body: t.field({ type: 'JSON', description: `${bodyDescription} Its author only.`, validate: commentBody }),
     ...reactionFields(t),
   }),
 });
 const PostCommentReplyInput = builder.inputType('PostCommentReplyInput', {
-  fields: (t) => ({ body: t.field({ type: 'JSON', required: true, description: bodyDescription, validate: body }) }),
+  fields: (t) => ({ body: t.field({ type: 'JSON', required: true, description: bodyDescription, validate: commentBody }) }),
 });
 const UpdateCommentReplyInput = builder.inputType('UpdateCommentReplyInput', {
   validate: notNull('body', 'addedReactions', 'removedReactions'),
   fields: (t) => ({
-    body: t.field({ type: 'JSON', description: `${bodyDescription} Its author only.`, validate: body }),
+    body: t.field({ type: 'JSON', description: `${bodyDescription} Its author only.`, validate: commentBody }),
     ...reactionFields(t),
   }),
 });

@@ -147,6 +147,41 @@ export async function postComment(ctx: Context, location: CommentLocation, input
   return comment;
 }
 
+/** What a review's comment belongs to: the review, its change request, and the change request's space. */
+export interface ReviewCommentSite {
+  reviewId: string;
+  changeRequest: ChangeRequest;
+  organizationId: string;
+}
+
+/**
+ * Writes the comment a review is given with, in the review's own transaction: a comment of its change request (on no
+ * page), posted by the reviewer, whose target names the review, with its mentions.
+ */
+export async function postReviewComment(
+  tx: Prisma.TransactionClient,
+  ctx: Context,
+  site: ReviewCommentSite,
+  input: BodyInput,
+): Promise<Comment> {
+  const body: StoredBody = { markdown: markdownOf(input) };
+  const mentioned = await mentionedMembers(ctx, site.organizationId, body.markdown);
+  const comment = await tx.comment.create({
+    data: {
+      id: newId(),
+      spaceId: site.changeRequest.spaceId,
+      changeRequestId: site.changeRequest.id,
+      reviewId: site.reviewId,
+      revisionId: site.changeRequest.revisionId,
+      postedById: ctx.viewer.userId,
+      body: body as unknown as Prisma.InputJsonObject,
+      postedAt: ctx.clock.now(),
+    },
+  });
+  for (const write of mentionWrites(ctx, { commentId: comment.id, replyId: null }, mentioned, false, tx)) await write;
+  return comment;
+}
+
 export interface ReactionsChange {
   addedReactions?: string[] | null;
   removedReactions?: string[] | null;

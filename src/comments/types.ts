@@ -49,7 +49,7 @@ const CommentBodyFormatEnum = builder.enumType('CommentBodyFormat', {
   values: ['markdown', 'document'] as const,
 });
 
-const formatArg = builder.args((t) => ({
+export const formatArg = builder.args((t) => ({
   format: t.field({ type: CommentBodyFormatEnum, description: 'The format of the bodies (default markdown).' }),
 }));
 
@@ -153,6 +153,7 @@ const CommentTarget = builder.objectRef<CommentRow>('CommentTarget').implement({
     }),
     space: t.exposeID('spaceId'),
     changeRequest: t.exposeID('changeRequestId', { nullable: true, description: 'The change request the comment is in, if any.' }),
+    review: t.exposeID('reviewId', { nullable: true, description: 'The review the comment was given with, if any.' }),
     revision: t.id({
       description: 'The revision the comment was posted on.',
       resolve: async (comment, _args, ctx) => (await commentFactsAnnotation.of(ctx, comment)).revisionId,

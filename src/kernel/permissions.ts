@@ -120,7 +120,9 @@ export const policies = {
     installIntegration: 'create',
   },
   /** A space's change requests, judged by the viewer's level on the space. */
-  changeRequest: { view: 'read', edit: 'edit', merge: 'review' },
+  changeRequest: { view: 'read', edit: 'edit', merge: 'review', review: 'review' },
+  /** A change request's reviews, seen by whoever sees the change request. */
+  changeRequestReview: { view: 'read' },
   /**
    * Comments and replies, judged by the viewer's level on their space and whether they wrote them: a body is its
    * author's to edit; its author or the space's administrators delete it.

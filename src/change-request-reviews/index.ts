@@ -1,0 +1,4 @@
+import './types.js';
+import './mutations.js';
+
+export { changeRequestReviewRest } from './routes.js';
