@@ -3,6 +3,7 @@
 // merges into one space take turns, the second merging from the first one's result), an update locks the change
 // request. Reads go through the same transaction, so a merge sees the content it replaces.
 
+import { enforceMergeRules } from '../change-request-reviews/merge-rules.js';
 import type { SqlRunner } from '../db/client.js';
 import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
 import { authorize } from '../kernel/authorize.js';
@@ -43,12 +44,16 @@ async function lockedSpace(tx: Tx, spaceId: string): Promise<{ revisionId: strin
 
 const revision = async (tx: Tx, id: string) => (await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${id}`)[0];
 
-/** Merges the change request into its space; `conflicts` leaves both unchanged. Needs `merge` on the space. */
+/**
+ * Merges the change request into its space; `conflicts` leaves both unchanged. Needs `merge` on the space, and the
+ * change request must meet the space's merge rules (409 naming the rule it breaks).
+ */
 export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumber: string): Promise<WorkflowOutcome> {
   const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'merge');
   return ctx.prisma.$transaction(async (tx) => {
     const space = await lockedSpace(tx, spaceId);
     const changeRequest = await lockedChangeRequest(tx, found.id);
+    await enforceMergeRules(sqlOf(tx), changeRequest, ctx.viewer.userId);
     const [main, theirs] = [await revision(tx, space.revisionId), await revision(tx, changeRequest.revisionId)];
     const outcome = await mergeIntoMain(tx, sqlOf(tx), ctx.pageVersionHooks, main, theirs, ctx.viewer.userId);
     if (outcome.result === 'merge') {

@@ -8,10 +8,13 @@
 // relative links to the content's pages and files stored as references to them (src/revisions/addresses.ts).
 
 import slugify from '@sindresorhus/slugify';
+import { assertPrimaryContentWritable } from '../change-request-reviews/merge-rules.js';
 import { sqlOf } from '../change-requests/workflow.js';
+import type { SqlRunner } from '../db/client.js';
 import { type StoredFile, storeFile } from '../files/storage.js';
 import type { FileVersion, GitSyncOperation, PageVersion, Revision } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
+import { ApiError } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { ASSETS, ContentLayout, filePaths, joinPath, pagePaths, resolveAddress } from '../revisions/addresses.js';
 import { buildTree, PAGE_TREE_LEVELS, type PageNode } from '../revisions/read.js';
@@ -285,6 +288,15 @@ export function changesOf(
   };
 }
 
+/** The merge rules' refusal of a write to the space's content, as the operation's failure. */
+async function primaryContentWritable(sql: SqlRunner, spaceId: string): Promise<void> {
+  try {
+    await assertPrimaryContentWritable(sql, spaceId);
+  } catch (error) {
+    throw error instanceof ApiError ? new GitFailure(error.message) : error;
+  }
+}
+
 /** Imports the tree at the operation's ref: reads it, stores its files, and writes the revision and the outcome. */
 export async function importContent(
   services: Services,
@@ -316,6 +328,8 @@ export async function importContent(
       SELECT "revisionId", "editMode", "deletedAt" FROM "Space" WHERE id = ${operation.spaceId} FOR UPDATE`;
     if (!space || space.deletedAt) throw new GitFailure('The space is deleted.');
     if (!operation.standalone && space.editMode === 'locked') throw new GitFailure('The space is locked: its content cannot change.');
+    // The merge rules as committed now: they may have come to require reviews since the import was asked for.
+    if (!operation.standalone) await primaryContentWritable(sqlOf(tx), operation.spaceId);
     const [current] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${space.revisionId}`;
     const [pages, currentFiles] = [await pagesAt(sqlOf(tx), current), await filesAt(sqlOf(tx), current)];
     const changes = changesOf({ pages, files: currentFiles }, imported, stored, now);

@@ -2,6 +2,7 @@
 // configuration is recorded (the URL without its credentials, which are sealed with the instance secret), and the
 // operation is written and queued, in one statement. The work runs in the background (task.ts), one operation at a time
 // per space, in the order they were asked for. A standalone operation leaves the configuration as it is.
+import { assertPrimaryContentWritable } from '../change-request-reviews/merge-rules.js';
 import type { GitSyncOperation } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { GitProvider, GitSyncDirection } from '../generated/prisma/enums.js';
@@ -57,7 +58,7 @@ export const queueOf = (spaceId: string) => `${gitSyncTask.name}:${spaceId}`;
 
 /**
  * Records and queues an import or an export of the space, asked for by the viewer: needs `triggerGitSync`. An import
- * into the primary content of a locked space is refused (409). Answers the operation, `running` until it is done.
+ * into the primary content of a locked space, or of one whose merge rules require reviews, is refused (409). Answers the operation, `running` until it is done.
  */
 export async function requestOperation(
   ctx: Context,
@@ -70,6 +71,7 @@ export async function requestOperation(
   if (direction === 'import' && !standalone && space.editMode === 'locked') {
     throw conflict('The space is locked: set its editMode to live to import into it.');
   }
+  if (direction === 'import' && !standalone) await assertPrimaryContentWritable(ctx.sql, spaceId);
   const { url, credentials } = splitCredentials(input.url);
   const sealed = credentials ? seal(ctx.secret, gitCredentialsSealedFor(spaceId), JSON.stringify(credentials)) : null;
   const parsed = new URL(url);

@@ -107,8 +107,17 @@ export const notNull = (...fields: string[]) =>
     for (const field of fields) if (input[field] === null) check.addIssue({ code: 'custom', path: [field], message: 'must not be null' });
   });
 
+/**
+ * Rules of the published enum that this service cannot enforce: it has no AI reviewer, and evaluates no expressions.
+ * Refused when set (a 400 naming the rule), so that no rule is ever stored and then ignored by a merge.
+ */
+export const REFUSED_MERGE_RULES: Readonly<Record<string, string>> = {
+  require_agent_review: 'this service has no AI reviewer',
+  custom: 'this service evaluates no custom expressions',
+};
+
 /** One rule of a change request's merge rules, as GitBook's published spec (MergeRule) defines them. */
-const MergeRule = z.discriminatedUnion('rule', [
+const PublishedMergeRule = z.discriminatedUnion('rule', [
   z.object({
     rule: z.enum(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']),
     users: z.array(rules.id).max(100),
@@ -127,6 +136,14 @@ const MergeRule = z.discriminatedUnion('rule', [
   }),
   z.object({ rule: z.literal('custom'), expression: z.string().max(2000), message: z.string().max(500).optional() }),
 ]);
+
+const MergeRule = PublishedMergeRule.superRefine((value, check) => {
+  const refused = REFUSED_MERGE_RULES[value.rule];
+  if (refused) check.addIssue({ code: 'custom', path: ['rule'], message: `"${value.rule}" cannot be enforced: ${refused}` });
+});
+
+/** A merge rule as stored: one the merge enforces (src/change-request-reviews/merge-rules.ts). */
+export type MergeRule = z.infer<typeof PublishedMergeRule>;
 
 /** MergeRulesStandaloneConfiguration of the published spec (organizations); spaces may also `inherit`. */
 export const mergeRules = {
