@@ -6,9 +6,10 @@ import type { DomainBudgets } from '../support/budgets.js';
 // Per request: token, space, memberships; then the change request, its facts (comments, outdated) and its creator. Creating
 // adds BEGIN, the space's number, its revision, the new revision and the change request, COMMIT (no facts: they are known).
 // A content batch, a merge and an update read whole revisions (pages and files of each side: a constant number of
-// statements whatever the content's size) and write rows for what changed. A content read is the space's content read
-// (test/revisions/budgets.ts) and the change request: token, memberships, space, change request, its revision, then the
-// page tree, the files or the file (the page reads add the page's body).
+// statements whatever the content's size) and write rows for what changed; a merge first reads its merge rules (one
+// statement while there are none). A content read is the space's content read (test/revisions/budgets.ts) and the change
+// request: token, memberships, space, change request, its revision, then the page tree, the files or the file (the page
+// reads add the page's body).
 
 const CHANGE_REQUESTS = '/v1/spaces/:spaceId/change-requests';
 const CONTENT = `GET ${CHANGE_REQUESTS}/:changeRequestId/content`;
@@ -21,7 +22,7 @@ export const changeRequestsBudgets: DomainBudgets = {
     [`PATCH ${CHANGE_REQUESTS}/:changeRequestId`]: 7,
     [`POST ${CHANGE_REQUESTS}/:changeRequestId/content`]: 16,
     [`GET ${CHANGE_REQUESTS}/:changeRequestId/changes`]: 9,
-    [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: 21,
+    [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: 22,
     [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: 18,
     [CONTENT]: 7,
     [`${CONTENT}/pages`]: 6,

@@ -4,6 +4,9 @@
 // order; a branch that moved on (refused unless forced); standalone imports; the SSRF guard; permissions and input.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importContent } from '../../src/git-sync/importing.js';
+import { gitLimits, withRepository } from '../../src/git-sync/remote.js';
+import { newId } from '../../src/kernel/ids.js';
 import { startTestApp, useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesDocument, gitbookClient } from '../support/openapi.js';
@@ -572,6 +575,27 @@ describe('permissions and input', () => {
       expect(res.text).not.toContain(PASSWORD);
     }
     expect(await t.prisma.gitSyncOperation.count({ where: { spaceId } })).toBe(0);
+  });
+
+  it('fails an import into the space’s content that its merge rules came to require reviews for after it was asked', async () => {
+    const space = await buildSpace(t.prisma, { organizationId: world.organizationId });
+    const before = space.revisionId;
+    // As asked before the rules were set: the operation is there, the job about to import.
+    const operation = await t.prisma.gitSyncOperation.create({
+      data: { id: newId(), spaceId: space.id, direction: 'import', ref: BRANCH },
+    });
+    await t.prisma.space.update({
+      where: { id: space.id },
+      data: { mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] } },
+    });
+    const services = t.app.services;
+    const remote = { url: server.urlOf('acme'), credentials };
+    await expect(
+      withRepository(remote, services.fetcher, gitLimits(services.config), (repository) =>
+        importContent(services, repository, operation, '', world.admin.userId),
+      ),
+    ).rejects.toThrow(/^Merge rule "require_at_least_one_review": the space's content changes only through reviewed change requests/);
+    expect((await t.prisma.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId).toBe(before);
   });
 
   it('refuses an import into a locked space (409), but not a standalone one', async () => {

@@ -14,7 +14,7 @@ type Kind = 'space' | 'collection';
 
 interface Endpoint {
   /** The action of the object's `permissions` that the endpoint needs. */
-  action: 'view' | 'comment' | 'edit' | 'merge' | 'admin' | 'triggerGitSync';
+  action: 'view' | 'comment' | 'edit' | 'review' | 'merge' | 'admin' | 'triggerGitSync';
   /**
    * Besides: the organization-level action it needs (creating a copy), or, for content leaving its organization, the
    * admin role in it and a membership in the target.
@@ -69,6 +69,21 @@ const endpoints: Record<string, Endpoint> = {
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/path/:pagePath': { action: 'view' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge': { action: 'merge' },
+  // Change request 1 written by someone who is none of the personas: its author never reviews it.
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews': {
+    action: 'review',
+    body: () => ({ status: 'approved' }),
+    setup: (id) => t.prisma.changeRequest.updateMany({ where: { spaceId: id, number: 1 }, data: { createdById: world.reviewer.userId } }),
+  },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews/:reviewId': { action: 'view', setup: (id) => reviewed(id) },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers': { action: 'view' },
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers': {
+    action: 'edit',
+    body: () => ({ users: [world.reviewer.userId] }),
+  },
+  // Nobody asked of the reader: 204.
+  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers/:userId': { action: 'edit' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update': { action: 'edit' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf': { action: 'view' },
   // The service's own API reference page, on loopback (this app allows private addresses for it): one page, no database.
@@ -195,6 +210,23 @@ async function freshObject(kind: Kind, deleted: boolean): Promise<string> {
   return id;
 }
 
+/** Change request 1 of the space reviewed by the reviewer: review `${spaceId}V`. */
+async function reviewed(spaceId: string) {
+  const changeRequest = await t.prisma.changeRequest.findFirstOrThrow({ where: { spaceId, number: 1 } });
+  const now = t.clock.now();
+  await t.prisma.changeRequestReview.create({
+    data: {
+      id: `${spaceId}V`,
+      changeRequestId: changeRequest.id,
+      reviewerId: world.reviewer.userId,
+      revisionId: changeRequest.revisionId,
+      status: 'approved',
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+}
+
 /** The `permissions` the persona reads on the object, or null when it is not found for them. */
 async function advertised(kind: Kind, id: string, person: Person): Promise<Record<string, boolean> | null> {
   const res = await t.request('GET', `/v1/${kind}s/${id}`, { token: person.token });
@@ -227,6 +259,7 @@ describe('the permission matrix of content endpoints', () => {
         .replace(':pageId', 'matrixPage')
         .replace(':fileId', 'matrixFile')
         .replace(':pagePath', 'matrix')
+        .replace(':reviewId', `${id}V`)
         .replace(':commentReplyId', `${id}R${inChangeRequest ? 'CR' : ''}`)
         .replace(':commentId', `${id}C${inChangeRequest ? 'CR' : ''}`);
       const body = endpoint.body?.({ grantee: world.reader.userId, team, target: world.secondOrganizationId });

@@ -87,6 +87,27 @@ describe('a collection the reader may not see', () => {
   });
 });
 
+describe('the reviews of a change request in a space the reader may not see', () => {
+  const reviews = () => `/v1/spaces/${w.secretSpace}/change-requests/${w.secretChangeRequests[1]}/reviews`;
+
+  it('are not found, nor any one of them, nor what the change request asks for', async () => {
+    expect((await get(reviews(), reader)).status).toBe(404);
+    expect((await get(`${reviews()}/${w.secretReviews[0]}`, reader)).status).toBe(404);
+    expect((await get(reviews().replace(/reviews$/, 'requested-reviewers'), reader)).status).toBe(404);
+    const theirs = await get(`${reviews()}/${w.secretReviews[0]}`, admin);
+    expectMatchesSpec('0202', 'get', '/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}', 200, theirs.body);
+    expect(theirs.body.comment.body.markdown).toBe('LEAKreview');
+  });
+
+  it('are not found through the open space either, by the secret review’s id', async () => {
+    const open = `/v1/spaces/${w.openSpace}/change-requests/${w.openChangeRequests[1]}/reviews`;
+    expect((await get(`${open}/${w.secretReviews[0]}`, admin)).status).toBe(404);
+    const mine = await get(open, reader);
+    expect(ids(mine.body.items)).toEqual(w.openReviews);
+    expect(JSON.stringify(mine.body)).not.toMatch(/LEAKreview/);
+  });
+});
+
 describe('the organization’s search', () => {
   it('finds nothing of a space the reader may not see, the admin finds it', async () => {
     const mine = await get(`/v1/orgs/${w.org}/search?query=LEAKbody`, reader);

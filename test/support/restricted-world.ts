@@ -75,6 +75,29 @@ export async function buildRestrictedWorld(t: TestApp) {
     ...(await comment(secretSpace, 'LEAKcrcomment', secretChangeRequests[1])),
   ];
   const openComments = await comment(openSpace, 'Open comment');
+  // A review (with its comment) of each open change request, by the reviewer, and the organization's team asked for one.
+  const reviewOf = async (changeRequestId: string, word: string) => {
+    const changeRequest = await t.prisma.changeRequest.findUniqueOrThrow({ where: { id: changeRequestId } });
+    const [id, now] = [newId(), new Date()];
+    const base = { changeRequestId, revisionId: changeRequest.revisionId, createdAt: now };
+    await t.prisma.changeRequestReview.create({
+      data: { ...base, id, reviewerId: world.reviewer.userId, status: 'changes_requested', updatedAt: now },
+    });
+    await t.prisma.comment.create({
+      data: {
+        id: newId(),
+        spaceId: changeRequest.spaceId,
+        changeRequestId,
+        reviewId: id,
+        postedById: world.reviewer.userId,
+        body: { markdown: word },
+      },
+    });
+    await t.prisma.changeRequestRequestedReviewer.create({
+      data: { ...base, id: newId(), teamId: team, requestedById: world.admin.userId },
+    });
+    return id;
+  };
 
   // A site publishing the open and the secret space, in a section; its share link, redirect and visitor key.
   const site = (await ok('POST', `${base}/sites`, { title: 'Docs site' })).id as string;
@@ -91,6 +114,8 @@ export async function buildRestrictedWorld(t: TestApp) {
 
   // The organization's own: a team, a custom field, an OpenAPI spec, a SAML provider, an invite link, an integration.
   const team = (await ok('PUT', `${base}/teams`, { title: 'LEAKteam', members: [world.admin.userId] })).id as string;
+  const secretReviews = [await reviewOf(secretChangeRequests[1], 'LEAKreview')];
+  const openReviews = [await reviewOf(openChangeRequests[1], 'Open review')];
   await ok('POST', `${base}/custom-fields`, { name: 'leakfield', type: 'text', title: 'LEAKfield' });
   const field = (await t.prisma.customField.findFirstOrThrow({ where: { organizationId: org, name: 'leakfield' } })).id;
   await ok('PATCH', `/v1/spaces/${secretSpace}/custom-fields`, { values: { leakfield: { value: 'LEAKvalue' } } });
@@ -138,6 +163,9 @@ export async function buildRestrictedWorld(t: TestApp) {
     openChangeRequests,
     secretComments,
     openComments,
+    /** Reviews of the secret and the open space's open change requests, each asking the team for a review too. */
+    secretReviews,
+    openReviews,
     site,
     openSiteSpace,
     secretSiteSpace,
