@@ -5,8 +5,10 @@ import type { DomainBudgets } from '../support/budgets.js';
 
 // Per request: token, space, memberships; then the change request, its facts (comments, outdated) and its creator. Creating
 // adds BEGIN, the space's number, its revision, the new revision and the change request, COMMIT (no facts: they are known).
-// A content batch, a merge and an update read whole revisions (pages and files of each side: a constant number of
-// statements whatever the content's size) and write rows for what changed. A content read is the space's content read
+// A content batch reads the pages it names (with their ancestors), and their siblings or subpages where it places or
+// deletes pages; a merge and an update read the keys either side changed, then those pages and those files on the three
+// sides (one statement each), and the tree's ids and parents only when pages were added, deleted or moved. All write
+// rows for what changed: a constant number of statements whatever the content's size. A content read is the space's content read
 // (test/revisions/budgets.ts) and the change request: token, memberships, space, change request, its revision, then the
 // page tree, the files or the file (the page reads add the page's body).
 
@@ -21,8 +23,8 @@ export const changeRequestsBudgets: DomainBudgets = {
     [`PATCH ${CHANGE_REQUESTS}/:changeRequestId`]: 7,
     [`POST ${CHANGE_REQUESTS}/:changeRequestId/content`]: 16,
     [`GET ${CHANGE_REQUESTS}/:changeRequestId/changes`]: 9,
-    [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: 21,
-    [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: 18,
+    [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: 18,
+    [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: 15,
     [CONTENT]: 7,
     [`${CONTENT}/pages`]: 6,
     [`${CONTENT}/files`]: 6,
