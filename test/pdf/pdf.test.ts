@@ -383,6 +383,25 @@ describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () =>
     await expect(renderPdf({ ...source, maxBytes: Math.floor(whole.length / 2) })).rejects.toBeInstanceOf(PdfTooLarge);
   });
 
+  it('keeps every letter as text, whatever the PDFs made before it', async () => {
+    const source = (markdown: string) => ({
+      title: 'Letters',
+      subject: 'Letters',
+      creator: 'Test',
+      createdAt: new Date('2026-01-01T00:00:00Z'),
+      pages: [{ id: 'p', title: 'Letters', description: null, depth: 0, markdown: parseMarkdown(markdown) }],
+      imageOf: () => null,
+      linkOf: () => null,
+      maxBytes: 10 * 1024 * 1024,
+    });
+    // Ŷ is drawn as a Y and a circumflex: the PDF of it embeds the Y as a part, without a character of its own.
+    await renderPdf(source('```\nŶ\n```\n'));
+    const parser = new PDFParse({ data: new Uint8Array(await renderPdf(source('```\nYes\n```\n'))) });
+    const { text } = await parser.getText();
+    await parser.destroy();
+    expect(text).toContain('Yes');
+  });
+
   it('answers 401 without a token, 404 to those who cannot see the space and for a change request that is not there', async () => {
     const path = `${crPath(space.id, changeRequest.id)}/pdf`;
     expect((await t.request('GET', path)).status).toBe(401);
