@@ -71,6 +71,7 @@ const endpoints: Record<string, Endpoint> = {
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge': { action: 'merge' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update': { action: 'edit' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf': { action: 'view' },
+  'GET /v1/spaces/:spaceId/pdf': { action: 'view' },
   // The service's own API reference page, on loopback (this app allows private addresses for it): one page, no database.
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content/import': {
     action: 'edit',
