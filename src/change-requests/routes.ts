@@ -12,7 +12,7 @@ export const changeRequestRest: RestModule = {
       revisionInitial: revisionInitialId revisionMergedAncestor: revisionMergedAncestorId revisionMerged: revisionMergedId
       comments: openCommentCount outdated urls`,
     ChangeRequestMergeOutcome: 'revision result',
-    RevisionSemanticChanges: 'changes more',
+    RevisionSemanticChanges: 'changes more mergedFrom',
     ChangeRequestContentUpdateChange: 'object ref page',
   },
   routes: [
@@ -32,6 +32,7 @@ export const changeRequestRest: RestModule = {
     route(`GET ${content}/files/:fileId`, 'getFileInChangeRequestById', `${contentField}.file(id: $fileId)`),
     route(`GET ${content}/page/:pageId`, 'getPageInChangeRequestById', `${contentField}.page(id: $pageId)`),
     route(`GET ${content}/path/:pagePath*`, 'getPageInChangeRequestByPath', `${contentField}.pageByPath(path: $pagePath)`),
+    route(`GET ${content}/page/:pageId/meta-links`, 'listChangeRequestPageMetaLinks', `${contentField}.page(id: $pageId).metaLinks`),
     route(
       `POST ${content}`,
       'updateChangeRequestContent',

@@ -31,6 +31,7 @@ export const changeRequestsBudgets: DomainBudgets = {
     [`${CONTENT}/files/:fileId`]: 6,
     [`${CONTENT}/page/:pageId`]: 7,
     [`${CONTENT}/path/:pagePath`]: 7,
+    [`${CONTENT}/page/:pageId/meta-links`]: 6,
   },
   calls: async ({ t, admin, space }) => {
     const base = `/v1/spaces/${space.id}/change-requests`;
@@ -71,6 +72,7 @@ export const changeRequestsBudgets: DomainBudgets = {
       [`${CONTENT}/page/:pageId`]: { path: `${readBase}/page/${install.id}` },
       // Nested, with its slash as GitBook's client sends it.
       [`${CONTENT}/path/:pagePath`]: { path: `${readBase}/path/guide/install` },
+      [`${CONTENT}/page/:pageId/meta-links`]: { path: `${readBase}/page/${install.id}/meta-links` },
     };
   },
 };

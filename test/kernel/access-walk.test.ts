@@ -175,6 +175,10 @@ beforeAll(async () => {
   addTo('query', 'LEAKpage', 'LEAKbody');
   addTo('source', '/old');
   addTo('RevisionPage', ...w.pageIds);
+  // Every revision of the open and the secret space, asked for under each space.
+  const revisions = await t.prisma.revision.findMany({ where: { spaceId: { in: [w.openSpace, w.secretSpace] } } });
+  const secretRevisions = revisions.filter((revision) => revision.spaceId === w.secretSpace).map((revision) => revision.id);
+  addTo('Revision', ...revisions.map((revision) => revision.id));
   addTo('path', 'leakpage', 'open-page');
   // No file nor Git sync operation exists: an id of none still walks the field.
   addTo('RevisionFile', 'noSuchFile');
@@ -187,6 +191,7 @@ beforeAll(async () => {
     ...w.secretChangeRequests,
     ...w.secretComments,
     ...w.secretPageIds,
+    ...secretRevisions,
   ];
   const secretContentWords = [
     'LEAKspace',

@@ -53,6 +53,17 @@ const endpoints: Record<string, Endpoint> = {
   'GET /v1/spaces/:spaceId/content/files/:fileId': { action: 'view' },
   'GET /v1/spaces/:spaceId/content/page/:pageId': { action: 'view' },
   'GET /v1/spaces/:spaceId/content/path/:pagePath': { action: 'view' },
+  'GET /v1/spaces/:spaceId/content/page/:pageId/meta-links': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/pages': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/files': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/files/:fileId': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/page/:pageId': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/document': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/path/:pagePath': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/changes': { action: 'view' },
+  'GET /v1/spaces/:spaceId/documents/:documentId': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests': { action: 'view' },
   'POST /v1/spaces/:spaceId/change-requests': { action: 'edit', body: () => ({ subject: 'Matrix' }) },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId': { action: 'view' },
@@ -68,6 +79,7 @@ const endpoints: Record<string, Endpoint> = {
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/path/:pagePath': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/meta-links': { action: 'view' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge': { action: 'merge' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update': { action: 'edit' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf': { action: 'view' },
@@ -174,7 +186,7 @@ async function freshObject(kind: Kind, deleted: boolean): Promise<string> {
       ? (await buildSpace(t.prisma, { organizationId, title: 'Matrix', deletedAt: deleted ? t.clock.now() : null })).id
       : (await buildCollection(t.prisma, { organizationId, title: 'Matrix' })).id;
   await t.prisma.contentGrant.create({ data: { id: newId(), organizationId, [`${kind}Id`]: id, teamId: grantedTeam, role: 'edit' } });
-  // A page and a file, and change request 1, for the endpoints of content and of a change request.
+  // A page and a file, and change request 1, for the endpoints of content, of its revision and of a change request.
   if (kind === 'space' && !deleted) {
     await publish(t.prisma, id, { pages: [page('matrixPage', 'Matrix')], files: [file('matrixFile', 'matrix.png')] });
     expect((await t.request('POST', `/v1/spaces/${id}/change-requests`, { token: world.admin.token })).status).toBe(201);
@@ -194,6 +206,14 @@ async function freshObject(kind: Kind, deleted: boolean): Promise<string> {
     }
   }
   return id;
+}
+
+/** The path with the ids of the space's content filled in: its current revision, and the matrix page's document. */
+async function withContentIds(path: string, spaceId: string): Promise<string> {
+  if (!path.includes(':revisionId') && !path.includes(':documentId')) return path;
+  const { revisionId } = await t.prisma.space.findUniqueOrThrow({ where: { id: spaceId } });
+  const document = await t.prisma.pageVersion.findFirstOrThrow({ where: { spaceId, pageId: 'matrixPage' } });
+  return path.replace(':revisionId', revisionId!).replace(':documentId', document.id);
 }
 
 /** The `permissions` the persona reads on the object, or null when it is not found for them. */
@@ -220,7 +240,7 @@ describe('the permission matrix of content endpoints', () => {
       await endpoint.setup?.(id);
       const permissions = await advertised(kind, id, person);
       const inChangeRequest = route.path.includes('/change-requests/:changeRequestId/comments');
-      const path = route.path
+      const path = (await withContentIds(route.path, id))
         .replace(/:spaceId|:collectionId/, id)
         .replace(':userId', world.reader.userId)
         .replace(':teamId', team)
