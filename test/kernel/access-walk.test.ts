@@ -171,6 +171,7 @@ beforeAll(async () => {
   addTo('IntegrationInstallation', w.installation);
   addTo('OpenAPISpecVersion', w.version);
   addTo('BackgroundJob', w.job);
+  addTo('ImportRun', w.secretImportRun, w.openImportRun);
   addTo('emailDomain', 'leakdomain.example');
   addTo('query', 'LEAKpage', 'LEAKbody');
   addTo('source', '/old');
@@ -187,6 +188,7 @@ beforeAll(async () => {
     ...w.secretChangeRequests,
     ...w.secretComments,
     ...w.secretPageIds,
+    w.secretImportRun,
   ];
   const secretContentWords = [
     'LEAKspace',
@@ -199,6 +201,7 @@ beforeAll(async () => {
     'LEAKcomment',
     'LEAKcrcomment',
     'LEAKvalue',
+    'LEAKimport',
   ];
   const adminOnly = [w.shareLink, w.saml, w.invite, w.installation, w.job];
   const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKjob'];
@@ -211,6 +214,7 @@ beforeAll(async () => {
       w.openCollection,
       ...w.openChangeRequests,
       ...w.openComments,
+      w.openImportRun,
       w.site,
       w.openSiteSpace,
       w.secretSiteSpace,
