@@ -36,12 +36,19 @@ export const changeRequestFactsAnnotation = rowAnnotation<ChangeRequest, ChangeR
   return rows.map((row) => byId.get(row.id) ?? { openComments: 0, outdated: false });
 });
 
+type Tx = Parameters<Parameters<Context['prisma']['$transaction']>[0]>[0];
+
 /**
  * Opens a change request on the space's current revision: the first revision of its own line, and the next number of
  * the space. A new change request is a draft, as GitBook's spec describes it ("a draft working copy"); opening it asks
- * for review.
+ * for review. `within` runs the caller's own statements in the transaction (an import run of the change request).
  */
-export async function createChangeRequest(ctx: Context, spaceId: string, input: { subject?: string | null }): Promise<ChangeRequest> {
+export async function createChangeRequest(
+  ctx: Context,
+  spaceId: string,
+  input: { subject?: string | null },
+  within?: (tx: Tx, created: ChangeRequest) => Promise<void>,
+): Promise<ChangeRequest> {
   await authorize(ctx, spaces, spaceId, 'edit');
   const id = newId();
   const now = ctx.clock.now();
@@ -65,6 +72,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
       VALUES (${id}, ${spaceId}, ${space.number}, 'draft', ${input.subject ?? ''}, ${ctx.viewer.userId}, ${revision.id}, ${parent.id},
               ${now}, ${now})
       RETURNING *`;
+    await within?.(tx, row);
     return row;
   });
   // Built on the current revision a moment ago, and nobody has commented yet.

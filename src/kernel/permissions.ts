@@ -121,6 +121,8 @@ export const policies = {
   },
   /** A space's change requests, judged by the viewer's level on the space. */
   changeRequest: { view: 'read', edit: 'edit', merge: 'review' },
+  /** An import run, judged by the viewer's level on the space it imports into: who may edit the space cancels it. */
+  importRun: { view: 'read', cancel: 'edit' },
   /**
    * Comments and replies, judged by the viewer's level on their space and whether they wrote them: a body is its
    * author's to edit; its author or the space's administrators delete it.

@@ -171,6 +171,7 @@ beforeAll(async () => {
   addTo('IntegrationInstallation', w.installation);
   addTo('OpenAPISpecVersion', w.version);
   addTo('BackgroundJob', w.job);
+  addTo('ImportRun', w.secretImportRun, w.openImportRun);
   addTo('emailDomain', 'leakdomain.example');
   addTo('query', 'LEAKpage', 'LEAKbody');
   addTo('source', '/old');
@@ -192,6 +193,7 @@ beforeAll(async () => {
     ...w.secretComments,
     ...w.secretPageIds,
     ...secretRevisions,
+    w.secretImportRun,
   ];
   const secretContentWords = [
     'LEAKspace',
@@ -204,6 +206,7 @@ beforeAll(async () => {
     'LEAKcomment',
     'LEAKcrcomment',
     'LEAKvalue',
+    'LEAKimport',
   ];
   const adminOnly = [w.shareLink, w.saml, w.invite, w.installation, w.job];
   const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKjob'];
@@ -216,6 +219,7 @@ beforeAll(async () => {
       w.openCollection,
       ...w.openChangeRequests,
       ...w.openComments,
+      w.openImportRun,
       w.site,
       w.openSiteSpace,
       w.secretSiteSpace,

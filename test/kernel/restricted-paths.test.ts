@@ -87,6 +87,28 @@ describe('a collection the reader may not see', () => {
   });
 });
 
+describe('an import run into a space the reader may not see', () => {
+  const runs = () => `/v1/org/${w.org}/imports`;
+
+  it('is left out of the organization’s runs and their count, not found, and cannot be cancelled', async () => {
+    const mine = await get(`${runs()}?limit=1000`, reader);
+    expect(mine.status).toBe(200);
+    expectMatchesSpec('0202', 'get', '/org/{organizationId}/imports', 200, mine.body);
+    expect(ids(mine.body.items)).toEqual([w.openImportRun]);
+    expect(mine.body.count).toBe(1);
+    expect(JSON.stringify(mine.body)).not.toMatch(/LEAK/);
+    for (const filter of [`space=${w.secretSpace}`, `changeRequest=${w.secretChangeRequests[1]}`, `site=${w.site}`]) {
+      const filtered = await get(`${runs()}?${filter}`, reader);
+      expect(ids(filtered.body.items), filter).not.toContain(w.secretImportRun);
+    }
+    expect((await get(`${runs()}/${w.secretImportRun}`, reader)).status).toBe(404);
+    const cancel = await t.request('POST', `${runs()}/${w.secretImportRun}/cancel`, { token: reader.token });
+    expect(cancel.status).toBe(404);
+    expect(ids((await get(`${runs()}?limit=1000`, admin)).body.items)).toEqual([w.openImportRun, w.secretImportRun].sort());
+    expect((await get(`${runs()}/${w.secretImportRun}`, admin)).body.status).toBe('pending');
+  });
+});
+
 describe('the organization’s search', () => {
   it('finds nothing of a space the reader may not see, the admin finds it', async () => {
     const mine = await get(`/v1/orgs/${w.org}/search?query=LEAKbody`, reader);
