@@ -62,6 +62,7 @@ const endpoints: Record<string, Endpoint> = {
     body: () => ({ changes: [{ operation: 'insert_page', title: 'Matrix', document: {} }] }),
   },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/changes': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/contributors': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/pages': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files': { action: 'view' },
