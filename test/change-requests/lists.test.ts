@@ -151,10 +151,10 @@ describe('GET /v1/orgs/{organizationId}/change-requests', () => {
     expect(many.statements).toBe(one.statements);
   });
 
-  it('hangs off the organization in GraphQL, with contributors, in a constant number of statements', async () => {
+  it('hangs off the organization in GraphQL, with contributors and commenters, in a constant number of statements', async () => {
     const query = `query ($id: ID!, $limit: Int) { organization(id: $id) {
       changeRequests(status: [draft, open, archived], limit: $limit) { count items { subject space { id }
-        contributors { count items { actionType count user { id } } } } } } }`;
+        contributors { count items { actionType count user { id } } } commenters { count } } } } }`;
     const run = (limit: number) =>
       t.counted('POST', '/graphql', { token: world.admin.token, body: { query, variables: { id: world.organizationId, limit } } });
     const [one, all] = [await run(1), await run(1000)];
