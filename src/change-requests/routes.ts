@@ -17,6 +17,11 @@ export const changeRequestRest: RestModule = {
   },
   routes: [
     route(`GET ${changeRequests}`, 'listChangeRequestsForSpace', 'space(id: $spaceId).changeRequests'),
+    route(
+      'GET /v1/orgs/:organizationId/change-requests',
+      'listChangeRequestsForOrganization',
+      'organization(id: $organizationId).changeRequests',
+    ),
     route(`POST ${changeRequests}`, 'createChangeRequest', 'createChangeRequest(spaceId: $spaceId, input: $body)', { status: 201 }),
     route(`GET ${changeRequests}/:changeRequestId`, 'getChangeRequestById', 'changeRequest(spaceId: $spaceId, id: $changeRequestId)'),
     route(
@@ -24,6 +29,11 @@ export const changeRequestRest: RestModule = {
       'updateChangeRequestById',
       'updateChangeRequest(spaceId: $spaceId, id: $changeRequestId, input: $body)',
       { returnPreference: true },
+    ),
+    route(
+      `GET ${changeRequests}/:changeRequestId/contributors`,
+      'getContributorsByChangeRequestId',
+      'changeRequest(spaceId: $spaceId, id: $changeRequestId).contributors',
     ),
     route(`GET ${content}`, 'getRevisionOfChangeRequestById', contentField),
     // The page tree alone, `{pages}`, as GitBook answers it.

@@ -18,6 +18,10 @@ const CONTENT = `GET ${CHANGE_REQUESTS}/:changeRequestId/content`;
 export const changeRequestsBudgets: DomainBudgets = {
   budgets: {
     [`GET ${CHANGE_REQUESTS}`]: 6,
+    // Token, memberships, the page, the facts, the spaces of the page (their levels), the creators.
+    'GET /v1/orgs/:organizationId/change-requests': 6,
+    // Token, memberships, the space, the change request, its contributors in one statement, their users.
+    [`GET ${CHANGE_REQUESTS}/:changeRequestId/contributors`]: 6,
     [`POST ${CHANGE_REQUESTS}`]: 10,
     [`GET ${CHANGE_REQUESTS}/:changeRequestId`]: 6,
     [`PATCH ${CHANGE_REQUESTS}/:changeRequestId`]: 7,
@@ -33,7 +37,7 @@ export const changeRequestsBudgets: DomainBudgets = {
     [`${CONTENT}/path/:pagePath`]: 7,
     [`${CONTENT}/page/:pageId/meta-links`]: 6,
   },
-  calls: async ({ t, admin, space }) => {
+  calls: async ({ t, admin, space, organizationId }) => {
     const base = `/v1/spaces/${space.id}/change-requests`;
     const created = await t.request('POST', base, { token: admin.token, body: { subject: 'Budget' } });
     if (created.status !== 201) throw new Error(`Cannot create the budget's change request: ${created.text}`);
@@ -58,6 +62,8 @@ export const changeRequestsBudgets: DomainBudgets = {
     if (install?.path !== 'guide/install') throw new Error(`Cannot build the budget's change request content: ${pages.text}`);
     return {
       [`GET ${CHANGE_REQUESTS}`]: { path: `${base}?status=draft` },
+      'GET /v1/orgs/:organizationId/change-requests': { path: `/v1/orgs/${organizationId}/change-requests?status=draft&status=open` },
+      [`GET ${CHANGE_REQUESTS}/:changeRequestId/contributors`]: { path: `${base}/${created.body.id}/contributors` },
       [`POST ${CHANGE_REQUESTS}`]: { path: base, body: { subject: 'Another' } },
       [`GET ${CHANGE_REQUESTS}/:changeRequestId`]: { path: `${base}/${created.body.id}` },
       [`PATCH ${CHANGE_REQUESTS}/:changeRequestId`]: { path: `${base}/${created.body.id}`, body: { subject: 'Budget, renamed' } },

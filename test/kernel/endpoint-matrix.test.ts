@@ -73,6 +73,8 @@ const endpoints: Record<string, Endpoint> = {
     body: () => ({ changes: [{ operation: 'insert_page', title: 'Matrix', document: {} }] }),
   },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/changes': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/contributors': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/commenters': { action: 'view', also: 'listMembers' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/pages': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files': { action: 'view' },
@@ -99,6 +101,7 @@ const endpoints: Record<string, Endpoint> = {
   'GET /v1/spaces/:spaceId/integration-scripts': { action: 'view' },
   'PATCH /v1/spaces/:spaceId/custom-fields': { action: 'edit', body: () => ({ values: {} }) },
   'GET /v1/spaces/:spaceId/comments': { action: 'view' },
+  'GET /v1/spaces/:spaceId/commenters': { action: 'view', also: 'listMembers' },
   'POST /v1/spaces/:spaceId/comments': { action: 'comment', body: () => ({ body: { markdown: 'Matrix' } }) },
   'GET /v1/spaces/:spaceId/comments/:commentId': { action: 'view' },
   'PUT /v1/spaces/:spaceId/comments/:commentId': { action: 'comment', body: () => ({ resolved: true }) },
@@ -255,8 +258,9 @@ describe('the permission matrix of content endpoints', () => {
       outcomes[persona] = res.status;
       // Creating a copy also needs `create` in the organization. A transfer needs the admin role in the object's
       // organization, checked before the target (where only the admin is a member): whoever sees the object without
-      // that role is refused (403), whatever their level on the object. Who else can reach the content, and the teams
-      // granted, are the organization's people: for its members with a role, not for a guest granted the content.
+      // that role is refused (403), whatever their level on the object. Who else can reach the content, who commented
+      // there, and the teams granted, are the organization's people: for its members with a role, not for a guest
+      // granted the content.
       const alsoAllowed =
         endpoint.also === 'createContent'
           ? ['admin', 'creator'].includes(persona)

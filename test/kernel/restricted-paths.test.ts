@@ -53,6 +53,19 @@ describe('a site that publishes a space the reader may not see (issue 21, findin
     }
   });
 
+  it('leaves its change requests out of the organization’s, whatever the filter (the site’s, the space’s)', async () => {
+    const statuses = 'status=draft&status=open&status=merged';
+    for (const filter of ['', `&site=${w.site}`, `&space=${w.secretSpace}`]) {
+      const path = `/v1/orgs/${w.org}/change-requests?${statuses}${filter}`;
+      const mine = await get(path, reader);
+      expect(mine.status, filter).toBe(200);
+      expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/change-requests', 200, mine.body);
+      expect(JSON.stringify(mine.body), filter).not.toMatch(/LEAK/);
+      expect(mine.body.count, filter).toBe(filter.includes('space=') ? 0 : 2);
+      expect(JSON.stringify((await get(path, admin)).body), filter).toMatch(/LEAKopencr/);
+    }
+  });
+
   it('is published by no site, as far as the reader can tell', async () => {
     expect((await get(`/v1/orgs/${w.org}/sites?space=${w.secretSpace}`, reader)).body).toMatchObject({ items: [], count: 0 });
     expect((await get(`/v1/orgs/${w.org}/sites?space=${w.secretSpace}`, admin)).body.count).toBe(1);
