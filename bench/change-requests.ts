@@ -1,5 +1,6 @@
-// The change-request scenario (issue 9): on a space of 1,000 pages, one sequence is what an author does to change one
-// page: POST a change request, POST one content batch with one `update_page`, POST its merge. Each sequence has its
+// The change-request scenario (issue 9): on a space of 1,000 pages, and of 10,000 (issue 24: what a step costs must
+// follow the change, not the space), one sequence is what an author does to change one page: POST a change request,
+// POST one content batch with one `update_page`, POST its merge. Each sequence has its
 // change request and edits its own page, so that sequences in flight together never edit the same page and every
 // merge is clean (three-way when another merge landed meanwhile).
 //
@@ -19,11 +20,13 @@ import { MAIN, type PageContent, pageContent, writeRevision } from '../src/revis
 import { seedOrganization } from './seed.js';
 import { median, percentile } from './stats.js';
 
-export const CHANGE_REQUEST_SCENARIO = 'POST /v1/spaces/{id}/change-requests + content + merge (1,000 pages)';
+/** The sizes of the spaces the scenario runs on, in pages. */
+export const CHANGE_REQUEST_SIZES = [1_000, 10_000] as const;
+export const changeRequestScenario = (pages: number) =>
+  `POST /v1/spaces/{id}/change-requests + content + merge (${pages.toLocaleString('en-US')} pages)`;
 export const CHANGE_REQUEST_CONNECTIONS = [1, 4] as const;
 
-/** 50 sections of 19 pages each: 1,000 pages, two levels deep. */
-const SECTIONS = 50;
+/** Sections of 19 pages each, two levels deep: 50 sections make 1,000 pages, 500 make 10,000. */
 const PAGES_PER_SECTION = 19;
 /** Sequences whose statements are counted step by step, outside the timed runs. */
 const COUNTED_SEQUENCES = 5;
@@ -49,7 +52,7 @@ const markdownOf = (title: string, note: string) =>
   '- Choose the integration and connect it.\n- Check the result in the activity log.\n\n```bash\ncurl -H ' +
   '"Authorization: Bearer $TOKEN" https://api.example.com/v1/user\n```\n\nRead the next page for the options.\n';
 
-function pagesOfSpace(): PageContent[] {
+function pagesOfSpace(size: number): PageContent[] {
   const now = new Date();
   const page = (title: string, slug: string, parentId: string | null, position: number): PageContent =>
     pageContent({
@@ -62,7 +65,7 @@ function pagesOfSpace(): PageContent[] {
       createdAt: now,
       updatedAt: now,
     });
-  return Array.from({ length: SECTIONS }, (_, s) => {
+  return Array.from({ length: size / (1 + PAGES_PER_SECTION) }, (_, s) => {
     const section = page(`Section ${s + 1}`, `section-${s + 1}`, null, s);
     return [
       section,
@@ -71,10 +74,10 @@ function pagesOfSpace(): PageContent[] {
   }).flat();
 }
 
-/** `count` spaces of 1,000 pages each, in an organization of their own that `ownerId` administers. */
-export async function seedPagedSpaces(prisma: PrismaClient, ownerId: string, count: number): Promise<PagedSpace[]> {
+/** `count` spaces of `size` pages each, in an organization of their own that `ownerId` administers. */
+export async function seedPagedSpaces(prisma: PrismaClient, ownerId: string, count: number, size: number): Promise<PagedSpace[]> {
   const { spaceIds } = await seedOrganization(prisma, {
-    title: 'Bench change requests',
+    title: `Bench change requests (${size} pages)`,
     ownerId,
     members: 0,
     collections: 0,
@@ -84,18 +87,22 @@ export async function seedPagedSpaces(prisma: PrismaClient, ownerId: string, cou
   });
   const spaces: PagedSpace[] = [];
   for (const spaceId of spaceIds) {
-    const pages = pagesOfSpace();
-    await prisma.$transaction(async (tx) => {
-      const { revisionId } = await tx.space.findUniqueOrThrow({ where: { id: spaceId }, select: { revisionId: true } });
-      const parent = await tx.revision.findUniqueOrThrow({ where: { id: revisionId! } });
-      const revision = await writeRevision(
-        tx,
-        pageVersionHooks,
-        { spaceId, line: MAIN, parent, type: 'edits', createdById: ownerId },
-        { pages },
-      );
-      await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision.id } });
-    });
+    const pages = pagesOfSpace(size);
+    await prisma.$transaction(
+      async (tx) => {
+        const { revisionId } = await tx.space.findUniqueOrThrow({ where: { id: spaceId }, select: { revisionId: true } });
+        const parent = await tx.revision.findUniqueOrThrow({ where: { id: revisionId! } });
+        const revision = await writeRevision(
+          tx,
+          pageVersionHooks,
+          { spaceId, line: MAIN, parent, type: 'edits', createdById: ownerId },
+          { pages },
+        );
+        await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision.id } });
+        // 10,000 pages and their search index take seconds to write.
+      },
+      { timeout: 120_000 },
+    );
     spaces.push({ spaceId, pages: pages.map(({ pageId, title }) => ({ pageId, title })) });
   }
   return spaces;
@@ -109,6 +116,10 @@ class Author {
     private readonly space: PagedSpace,
   ) {}
 
+  private get scenario() {
+    return changeRequestScenario(this.space.pages.length);
+  }
+
   private async post(path: string, body: object, status: number): Promise<{ ms: number; body: Record<string, unknown> }> {
     const started = performance.now();
     const response = await fetch(`${this.server.url}/v1/spaces/${this.space.spaceId}/change-requests${path}`, {
@@ -118,11 +129,11 @@ class Author {
     });
     const text = await response.text();
     const ms = performance.now() - started;
-    if (response.status !== status) throw new Error(`${CHANGE_REQUEST_SCENARIO}: POST ${path || '/'} answered ${response.status}: ${text}`);
+    if (response.status !== status) throw new Error(`${this.scenario}: POST ${path || '/'} answered ${response.status}: ${text}`);
     return { ms, body: JSON.parse(text) };
   }
 
-  /** Runs the steps of sequence `n` (it edits page n modulo 1,000); `between` runs after each step. */
+  /** Runs the steps of sequence `n` (it edits page n modulo the space's pages); `between` runs after each step. */
   async sequence(n: number, between: (step: Step) => Promise<void> = async () => {}): Promise<Record<Step, number>> {
     const page = this.space.pages[n % this.space.pages.length];
     const created = await this.post('', { subject: `Edit ${page.title}` }, 201);
@@ -135,7 +146,7 @@ class Author {
     const content = await this.post(`/${created.body.id}/content`, { changes: [edit] }, 200);
     await between('content');
     const merged = await this.post(`/${created.body.id}/merge`, {}, 200);
-    if (merged.body.result !== 'merge') throw new Error(`${CHANGE_REQUEST_SCENARIO}: the merge answered ${JSON.stringify(merged.body)}`);
+    if (merged.body.result !== 'merge') throw new Error(`${this.scenario}: the merge answered ${JSON.stringify(merged.body)}`);
     await between('merge');
     return { create: created.ms, content: content.ms, merge: merged.ms };
   }
@@ -217,7 +228,7 @@ export interface ChangeRequestResults {
   statements: Record<Step, number[]>;
 }
 
-/** The spaces the scenario uses: one per run, warm-ups included, and one where statements are counted. */
+/** The spaces the scenario uses at one size: one per run, warm-ups included, and one where statements are counted. */
 export const changeRequestSpacesNeeded = (rounds: number) => CHANGE_REQUEST_CONNECTIONS.length * (rounds + 1) + 1;
 
 /**
@@ -231,6 +242,7 @@ export async function measureChangeRequests(
   options: { rounds: number; seconds: number; log(message: string): void },
 ): Promise<ChangeRequestResults> {
   const fresh = [...spaces];
+  const pages = spaces[0].pages.length;
   const warmUps = CHANGE_REQUEST_CONNECTIONS.map((connections) => ({ connections, space: fresh.shift()! }));
   for (const { connections, space } of warmUps) await run(server, token, space, connections, 1);
   const statements = await countStatements(server, token, fresh.shift()!);
@@ -245,8 +257,8 @@ export async function measureChangeRequests(
   }
   const medianOf = (list: ChangeRequestRun[], figure: (run: ChangeRequestRun) => number) => median(list.map(figure));
   return {
-    scenario: CHANGE_REQUEST_SCENARIO,
-    pages: SECTIONS * (1 + PAGES_PER_SECTION),
+    scenario: changeRequestScenario(pages),
+    pages,
     runs: [...runs].map(([connections, list]) => ({
       connections,
       sequences: medianOf(list, (r) => r.sequences),
@@ -289,4 +301,13 @@ export function changeRequestTable(results: ChangeRequestResults): string {
       `| whole sequence | ${r.connections} | ${r.sequencesPerSecond.toFixed(1)} | ${ms(r.latency.sequence.p50)} | ${ms(r.latency.sequence.p90)} | ${total} (${r.statementsPerSequence.toFixed(1)} under load) |`,
     ]),
   ].join('\n');
+}
+
+/** How much slower each step is on the larger space than on the smaller one: p50 over p50, on one connection. */
+export function changeRequestGrowth(small: ChangeRequestResults, large: ChangeRequestResults): Record<Step | 'sequence', number> {
+  const p50 = (results: ChangeRequestResults, step: Step | 'sequence') => results.runs.find((r) => r.connections === 1)!.latency[step].p50;
+  return Object.fromEntries(([...STEPS, 'sequence'] as const).map((step) => [step, p50(large, step) / p50(small, step)])) as Record<
+    Step | 'sequence',
+    number
+  >;
 }

@@ -26,8 +26,10 @@ import { applyMigrations } from '../src/db/migrations.js';
 import { projectRoot } from '../src/project-root.js';
 import { restModules, schema } from '../src/schema.js';
 import {
-  CHANGE_REQUEST_SCENARIO,
+  CHANGE_REQUEST_SIZES,
   type ChangeRequestResults,
+  changeRequestGrowth,
+  changeRequestScenario,
   changeRequestSpacesNeeded,
   changeRequestTable,
   measureChangeRequests,
@@ -54,7 +56,7 @@ const scale = Number(flags.scale);
 const duration = Number(flags.duration);
 const rounds = Number(flags.rounds);
 const connections = Number(flags.connections);
-const changeRequestScenario = CHANGE_REQUEST_SCENARIO.includes(flags.only);
+const changeRequestSizes = CHANGE_REQUEST_SIZES.filter((pages) => changeRequestScenario(pages).includes(flags.only));
 const searchScenario = SEARCH_SCENARIO.includes(flags.only);
 
 /** The documented data set at scale 1; every count is multiplied by --scale. */
@@ -279,7 +281,11 @@ try {
   const big = flags['no-scale-check']
     ? undefined
     : await seedOrganization(db.prisma, { title: 'Bench x10', ownerId: owner.id, ...dataSet(scale * 10) });
-  const pagedSpaces = changeRequestScenario ? await seedPagedSpaces(db.prisma, owner.id, changeRequestSpacesNeeded(rounds)) : [];
+  const pagedSpaces = [];
+  for (const pages of changeRequestSizes) {
+    log(`seeding ${changeRequestSpacesNeeded(rounds)} spaces of ${pages} pages`);
+    pagedSpaces.push(await seedPagedSpaces(db.prisma, owner.id, changeRequestSpacesNeeded(rounds), pages));
+  }
   const searchReader = searchScenario ? await createUser(db.prisma, { email: 'reader@example.com', name: 'Reader' }) : undefined;
   const searchSeed = searchReader ? await seedSearchContent(db.prisma, owner.id, searchReader.id) : undefined;
   const searchReaderToken = searchReader ? (await createToken(db.prisma, { email: searchReader.email })).token : '';
@@ -296,7 +302,7 @@ try {
   );
   servers.push(product, productGraphql, productWrites, baseline, raw);
   // Its own process, so that the other processes' peak RSS stays that of their traffic.
-  const productChangeRequests = changeRequestScenario ? await startServer('product', database.url, secret) : undefined;
+  const productChangeRequests = pagedSpaces.length ? await startServer('product', database.url, secret) : undefined;
   if (productChangeRequests) servers.push(productChangeRequests);
   const productSearch = searchSeed ? await startServer('product', database.url, secret) : undefined;
   if (productSearch) servers.push(productSearch);
@@ -321,12 +327,13 @@ try {
     const both = await interleaved([one, ten], token);
     scaleCheck = { p50: both.get(one)!.p50, p50AtTenTimes: both.get(ten)!.p50, growth: both.get(ten)!.p50 / both.get(one)!.p50 };
   }
-  let changeRequests: (ChangeRequestResults & { peakRssMiB: number }) | undefined;
-  if (productChangeRequests) {
-    log(`measuring ${CHANGE_REQUEST_SCENARIO}: ${rounds} rounds x ${duration}s per number of connections`);
-    const measured = await measureChangeRequests(productChangeRequests, token, pagedSpaces, { rounds, seconds: duration, log });
-    changeRequests = { ...measured, peakRssMiB: Math.round((await productChangeRequests.stats()).maxRssKb / 1024) };
+  const changeRequests: (ChangeRequestResults & { peakRssMiB: number })[] = [];
+  for (const spaces of productChangeRequests ? pagedSpaces : []) {
+    log(`measuring ${changeRequestScenario(spaces[0].pages.length)}: ${rounds} rounds x ${duration}s per number of connections`);
+    const measured = await measureChangeRequests(productChangeRequests!, token, spaces, { rounds, seconds: duration, log });
+    changeRequests.push({ ...measured, peakRssMiB: Math.round((await productChangeRequests!.stats()).maxRssKb / 1024) });
   }
+  const changeRequestGrowthAtTenTimes = changeRequests.length === 2 ? changeRequestGrowth(changeRequests[0], changeRequests[1]) : undefined;
   let search: SearchResults | undefined;
   if (productSearch && searchSeed) {
     log(`measuring ${SEARCH_SCENARIO}: ${rounds} rounds`);
@@ -364,6 +371,13 @@ try {
       .filter((r) => r.variant === 'rest')
       .map((r) => ({ target: `p99 <= 3x p50 (REST): ${r.scenario}`, value: r.p99 / r.p50, met: r.p99 <= 3 * r.p50 })),
     ...(scaleCheck ? [{ target: 'list-100 p50 at 10x data <= 1.5x', value: scaleCheck.growth, met: scaleCheck.growth <= 1.5 }] : []),
+    ...(changeRequestGrowthAtTenTimes
+      ? (['content', 'merge'] as const).map((step) => ({
+          target: `change request ${step} p50 at 10,000 pages <= 1.5x at 1,000`,
+          value: changeRequestGrowthAtTenTimes[step],
+          met: changeRequestGrowthAtTenTimes[step] <= 1.5,
+        }))
+      : []),
     { target: 'idle RSS after start-up <= 150 MiB', value: startup.idleRssMiB, met: startup.idleRssMiB <= 150 },
     {
       target: 'peak RSS, product (REST) <= 1.1x hand-written',
@@ -387,6 +401,7 @@ try {
     startup,
     scaleCheck,
     changeRequests,
+    changeRequestGrowthAtTenTimes,
     search,
     targets,
   };
@@ -416,7 +431,11 @@ try {
   }
   if (scaleCheck)
     console.log(`list-100 p50: ${scaleCheck.p50} ms at 1x, ${scaleCheck.p50AtTenTimes} ms at 10x (${scaleCheck.growth.toFixed(2)}x)`);
-  if (changeRequests) console.log(`\n${changeRequestTable(changeRequests)}\nPeak RSS serving it: ${changeRequests.peakRssMiB} MiB`);
+  for (const results of changeRequests) console.log(`\n${changeRequestTable(results)}\nPeak RSS serving it: ${results.peakRssMiB} MiB`);
+  if (changeRequestGrowthAtTenTimes) {
+    const growth = Object.entries(changeRequestGrowthAtTenTimes).map(([step, value]) => `${step} ${value.toFixed(2)}x`);
+    console.log(`p50 at 10,000 pages over 1,000 (one connection): ${growth.join(', ')}`);
+  }
   if (search) console.log(`\n${searchTable(search)}`);
   console.log('\nTargets:');
   for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target} (${t.value.toFixed(2)})`);

@@ -2,6 +2,7 @@
 // (src/schema.ts). A worker runs exactly these tasks and the scheduler exactly these ticks (main.ts and worker.ts hand
 // them over), so a task runs because it is listed here, not because its module happened to be loaded; the layers test
 // (test/kernel/layers.test.ts) fails when a task defined anywhere in src/ is missing from `tasks`.
+import { importRunTask, resumeImportRuns } from './content-import/task.js';
 import { gitSyncTask } from './git-sync/task.js';
 import { type AnyTask, defineTask, enqueue, forgetFinishedJobs } from './jobs/queue.js';
 import type { Schedule } from './jobs/schedule.js';
@@ -39,6 +40,7 @@ export const tasks: readonly AnyTask[] = [
   searchBackfillTask,
   openAPIProcessTask,
   hostnameCheckTask,
+  importRunTask,
 ];
 
 export const schedule: Schedule = {
@@ -50,6 +52,8 @@ export const schedule: Schedule = {
     { name: openAPIProcessTask.name, run: refreshOpenAPISpecs },
     // Proofs of hostname and proxy claims are checked when due (src/sites/proof.ts).
     { name: hostnameCheckTask.name, run: scheduleHostnameChecks },
+    // Import runs whose job went silent (its process died) get a new one (src/content-import/task.ts).
+    { name: importRunTask.name, run: resumeImportRuns },
   ],
   // Spaces written before the search index existed, and page versions written before links were stored by id.
   backfills: [

@@ -1,5 +1,7 @@
 // What a change request changes: the semantic diff (src/revisions/changes.ts) between the content it builds on and
-// its own, as GitBook's getChangeRequestChanges answers it, first `limit` changes and how many more there are.
+// its own, as GitBook's getChangeRequestChanges answers it, first `limit` changes and how many more there are; and
+// what a revision changes against its first parent (getRevisionSemanticChanges), with the change request a merge
+// revision merged.
 
 import { downloadUrl } from '../files/download.js';
 import type { ChangeRequest as ChangeRequestRow, Revision } from '../generated/prisma/client.js';
@@ -7,9 +9,12 @@ import { Prisma } from '../generated/prisma/client.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { MAX_LIMIT, MIN_LIMIT } from '../kernel/pagination.js';
+import { batchedRowById } from '../kernel/rows.js';
 import { integerRange } from '../kernel/validation.js';
 import { type ChangedFile, type ChangedPage, type SemanticChange, semanticChanges } from '../revisions/changes.js';
-import { filesAt, MAIN, pagesAt } from '../revisions/store.js';
+import { filesAt, MAIN, pagesAt, type RevisionPoint } from '../revisions/store.js';
+import { Revision as RevisionContent } from '../revisions/types.js';
+import { mergedFromOf } from './content-reads.js';
 import { ChangeRequest } from './types.js';
 
 /** Changes answered when no `limit` is given: GitBook's default. */
@@ -55,40 +60,79 @@ const Change = builder.objectRef<SemanticChange>('RevisionSemanticChange').imple
   }),
 });
 
-const SemanticChanges = builder.objectRef<{ changes: SemanticChange[]; more: number }>('RevisionSemanticChanges').implement({
+interface SemanticChangesPage {
+  changes: SemanticChange[];
+  more: number;
+  /** The revision whose changes these are, when a revision's. */
+  revision?: Revision;
+}
+
+const SemanticChanges = builder.objectRef<SemanticChangesPage>('RevisionSemanticChanges').implement({
   fields: (t) => ({
     changes: t.field({ type: [Change], resolve: (result) => result.changes }),
     more: t.exposeInt('more', { description: 'How many changes are left out beyond the limit.' }),
+    mergedFrom: t.field({
+      type: ChangeRequest,
+      nullable: true,
+      description: 'Of a merge revision’s changes: the change request whose merge made them.',
+      resolve: (result, _args, ctx) => (result.revision ? mergedFromOf(ctx, result.revision) : null),
+    }),
   }),
 });
 
-/** The semantic diff of a change request against the content it builds on: four reads, whatever the sizes. */
+/** The semantic diff between two contents (none: the empty content before a space's first revision): four reads. */
+async function changesBetween(ctx: Context, before: RevisionPoint | null, after: RevisionPoint) {
+  const [beforePages, beforeFiles, pages, files] = await Promise.all([
+    before ? pagesAt(ctx.sql, before) : [],
+    before ? filesAt(ctx.sql, before) : [],
+    pagesAt(ctx.sql, after),
+    filesAt(ctx.sql, after),
+  ]);
+  return semanticChanges({ pages: beforePages, files: beforeFiles }, { pages, files }, (file) => downloadUrl(ctx, file));
+}
+
+/** The semantic diff of a change request against the content it builds on, whatever the sizes. */
 async function changesOf(ctx: Context, changeRequest: ChangeRequestRow) {
   const [own] = await ctx.sql<Revision>(Prisma.sql`SELECT * FROM "Revision" WHERE id = ${changeRequest.revisionId}`);
-  const base = { spaceId: own.spaceId, line: MAIN, seq: own.baseSeq ?? 0, baseSeq: null };
-  const [basePages, baseFiles, pages, files] = await Promise.all([
-    pagesAt(ctx.sql, base),
-    filesAt(ctx.sql, base),
-    pagesAt(ctx.sql, own),
-    filesAt(ctx.sql, own),
-  ]);
-  return semanticChanges({ pages: basePages, files: baseFiles }, { pages, files }, (file) => downloadUrl(ctx, file));
+  return changesBetween(ctx, { spaceId: own.spaceId, line: MAIN, seq: own.baseSeq ?? 0, baseSeq: null }, own);
 }
+
+/**
+ * The semantic diff of a revision against its first parent: the revision before it on its line, or for the first of a
+ * change request's, the primary content it started from (a merge's and an update's other side is the second).
+ */
+async function changesSinceParent(ctx: Context, revision: Revision) {
+  const [parentId] = revision.parents;
+  return changesBetween(ctx, parentId ? await batchedRowById<Revision>(ctx, 'Revision', parentId) : null, revision);
+}
+
+const limitArgs = builder.args((t) => ({
+  limit: t.int({
+    defaultValue: DEFAULT_CHANGES,
+    ...integerRange(MIN_LIMIT, MAX_LIMIT, (range) => `At most this many changes, ${range} (default ${DEFAULT_CHANGES}).`),
+  }),
+}));
+
+const firstOf = (all: SemanticChange[], limit: number | null | undefined) => {
+  const taken = limit ?? DEFAULT_CHANGES;
+  return { changes: all.slice(0, taken), more: Math.max(0, all.length - taken) };
+};
 
 builder.objectField(ChangeRequest, 'changes', (t) =>
   t.field({
     type: SemanticChanges,
     description: 'What the change request changes in the content it builds on, in tree order.',
-    args: {
-      limit: t.arg.int({
-        defaultValue: DEFAULT_CHANGES,
-        ...integerRange(MIN_LIMIT, MAX_LIMIT, (range) => `At most this many changes, ${range} (default ${DEFAULT_CHANGES}).`),
-      }),
-    },
-    resolve: async (changeRequest, args, ctx) => {
-      const all = await changesOf(ctx, changeRequest);
-      const limit = args.limit ?? DEFAULT_CHANGES;
-      return { changes: all.slice(0, limit), more: Math.max(0, all.length - limit) };
-    },
+    args: limitArgs,
+    resolve: async (changeRequest, args, ctx) => firstOf(await changesOf(ctx, changeRequest), args.limit),
+  }),
+);
+
+// A revision's changes are read by whoever reads the revision: its space's readers.
+builder.objectField(RevisionContent, 'changes', (t) =>
+  t.field({
+    type: SemanticChanges,
+    description: 'What the revision changes against its first parent, in tree order.',
+    args: limitArgs,
+    resolve: async ({ revision }, args, ctx) => ({ ...firstOf(await changesSinceParent(ctx, revision), args.limit), revision }),
   }),
 );

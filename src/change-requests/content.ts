@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { type StoredFile, storeFile } from '../files/storage.js';
 import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
 import { authorize } from '../kernel/authorize.js';
-import type { Context } from '../kernel/context.js';
+import type { Context, Services } from '../kernel/context.js';
 import { badRequest, conflict } from '../kernel/errors.js';
 import { FetchError } from '../kernel/fetcher.js';
 import { rules } from '../kernel/validation.js';
@@ -98,7 +98,11 @@ export const contentChanges = z
   .max(50);
 
 /** The bytes of a file to insert: decoded, or fetched through the guarded fetcher. */
-async function bytesOf(ctx: Context, input: FileInput, field: string): Promise<{ bytes: Buffer; contentType?: string | null }> {
+async function bytesOf(
+  ctx: Pick<Services, 'fetcher'>,
+  input: FileInput,
+  field: string,
+): Promise<{ bytes: Buffer; contentType?: string | null }> {
   if (input.base64 != null) {
     const bytes = Buffer.from(input.base64, 'base64');
     if (bytes.toString('base64').replace(/=+$/, '') !== input.base64.replace(/\s/g, '').replace(/=+$/, '')) {
@@ -124,6 +128,8 @@ export interface ContentUpdate {
   insertedFiles: FileContent[];
 }
 
+type Tx = Parameters<Parameters<Services['prisma']['$transaction']>[0]>[0];
+
 /** Applies the changes to the change request's content as one revision. Needs `edit`. */
 export async function updateChangeRequestContent(
   ctx: Context,
@@ -132,6 +138,20 @@ export async function updateChangeRequestContent(
   changes: ContentChange[],
 ): Promise<ContentUpdate> {
   const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'edit');
+  return writeChangeRequestContent(ctx, { spaceId, changeRequestId: found.id, authorId: ctx.viewer.userId }, changes);
+}
+
+/**
+ * Applies the changes to the change request's content as one revision by `authorId`, whose right to was checked by
+ * the caller (a request, or the background job of an import run). `within` runs the caller's own statements in the
+ * transaction, after the write: what it throws undoes the write.
+ */
+export async function writeChangeRequestContent(
+  ctx: Services,
+  { spaceId, changeRequestId, authorId }: { spaceId: string; changeRequestId: string; authorId: string },
+  changes: ContentChange[],
+  within?: (tx: Tx, update: ContentUpdate) => Promise<void>,
+): Promise<ContentUpdate> {
   const stored = new Map<FileInput, StoredFile>();
   for (const [index, change] of changes.entries()) {
     if (change.operation !== 'insert_files') continue;
@@ -144,7 +164,7 @@ export async function updateChangeRequestContent(
   return ctx.prisma.$transaction(async (tx) => {
     const [space] = await tx.$queryRaw<{ editMode: string | null }[]>`SELECT "editMode" FROM "Space" WHERE id = ${spaceId}`;
     if (space.editMode === 'locked') throw conflict('The space is locked: set its editMode to live to change its content.');
-    const changeRequest = await lockedChangeRequest(tx, found.id);
+    const changeRequest = await lockedChangeRequest(tx, changeRequestId);
     const sql = sqlOf(tx);
     const [current] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${changeRequest.revisionId}`;
     const now = ctx.clock.now();
@@ -166,11 +186,13 @@ export async function updateChangeRequestContent(
     const revision = await writeRevision(
       tx,
       ctx.pageVersionHooks,
-      { spaceId, line: changeRequest.id, parent: current, type: 'edits', createdById: ctx.viewer.userId },
+      { spaceId, line: changeRequest.id, parent: current, type: 'edits', createdById: authorId },
       result.changes,
     );
     const [updated] = await tx.$queryRaw<ChangeRequest[]>`
       UPDATE "ChangeRequest" SET "revisionId" = ${revision.id}, "updatedAt" = ${now} WHERE id = ${changeRequest.id} RETURNING *`;
-    return { changeRequest: updated, revision, affected: result.affected, insertedFiles: result.insertedFiles };
+    const update = { changeRequest: updated, revision, affected: result.affected, insertedFiles: result.insertedFiles };
+    await within?.(tx, update);
+    return update;
   });
 }

@@ -12,11 +12,16 @@ export const changeRequestRest: RestModule = {
       revisionInitial: revisionInitialId revisionMergedAncestor: revisionMergedAncestorId revisionMerged: revisionMergedId
       comments: openCommentCount outdated urls`,
     ChangeRequestMergeOutcome: 'revision result',
-    RevisionSemanticChanges: 'changes more',
+    RevisionSemanticChanges: 'changes more mergedFrom',
     ChangeRequestContentUpdateChange: 'object ref page',
   },
   routes: [
     route(`GET ${changeRequests}`, 'listChangeRequestsForSpace', 'space(id: $spaceId).changeRequests'),
+    route(
+      'GET /v1/orgs/:organizationId/change-requests',
+      'listChangeRequestsForOrganization',
+      'organization(id: $organizationId).changeRequests',
+    ),
     route(`POST ${changeRequests}`, 'createChangeRequest', 'createChangeRequest(spaceId: $spaceId, input: $body)', { status: 201 }),
     route(`GET ${changeRequests}/:changeRequestId`, 'getChangeRequestById', 'changeRequest(spaceId: $spaceId, id: $changeRequestId)'),
     route(
@@ -25,6 +30,11 @@ export const changeRequestRest: RestModule = {
       'updateChangeRequest(spaceId: $spaceId, id: $changeRequestId, input: $body)',
       { returnPreference: true },
     ),
+    route(
+      `GET ${changeRequests}/:changeRequestId/contributors`,
+      'getContributorsByChangeRequestId',
+      'changeRequest(spaceId: $spaceId, id: $changeRequestId).contributors',
+    ),
     route(`GET ${content}`, 'getRevisionOfChangeRequestById', contentField),
     // The page tree alone, `{pages}`, as GitBook answers it.
     route(`GET ${content}/pages`, 'listPagesInChangeRequest', contentField, { pick: ['pages'] }),
@@ -32,6 +42,7 @@ export const changeRequestRest: RestModule = {
     route(`GET ${content}/files/:fileId`, 'getFileInChangeRequestById', `${contentField}.file(id: $fileId)`),
     route(`GET ${content}/page/:pageId`, 'getPageInChangeRequestById', `${contentField}.page(id: $pageId)`),
     route(`GET ${content}/path/:pagePath*`, 'getPageInChangeRequestByPath', `${contentField}.pageByPath(path: $pagePath)`),
+    route(`GET ${content}/page/:pageId/meta-links`, 'listChangeRequestPageMetaLinks', `${contentField}.page(id: $pageId).metaLinks`),
     route(
       `POST ${content}`,
       'updateChangeRequestContent',

@@ -36,12 +36,59 @@ export const changeRequestFactsAnnotation = rowAnnotation<ChangeRequest, ChangeR
   return rows.map((row) => byId.get(row.id) ?? { openComments: 0, outdated: false });
 });
 
+type Tx = Parameters<Parameters<Context['prisma']['$transaction']>[0]>[0];
+
+/** A user's contributions of one kind to a change request, as GitBook's UserContributor counts them. */
+export interface ChangeRequestContributor {
+  userId: string;
+  /** edit: revisions of the change request's line they wrote; comment: comments and replies they posted in it. */
+  actionType: 'edit' | 'comment';
+  count: number;
+  /** When the last of them was made. */
+  updatedAt: Date;
+}
+
+/**
+ * Who contributed to each change request: one item per user and kind of contribution, so that a user who edited and
+ * commented is listed twice, once with each count. The first revision of the line is its creation, so its creator has
+ * edited. Most recent contribution first; of one moment, edits first, then by user id. One statement per batch.
+ */
+export const changeRequestContributorsAnnotation = rowAnnotation<ChangeRequest, ChangeRequestContributor[]>(
+  'change request contributors',
+  async (ctx, rows) => {
+    const ids = rows.map((row) => row.id);
+    const found = await ctx.sql<ChangeRequestContributor & { changeRequestId: string }>(Prisma.sql`
+      SELECT x."changeRequestId", x."userId", x."actionType", count(*)::int AS count, max(x.at) AS "updatedAt"
+        FROM (SELECT cr.id AS "changeRequestId", r."createdById" AS "userId", 'edit' AS "actionType", r."createdAt" AS at
+                FROM unnest(${ids}::text[], ${rows.map((row) => row.spaceId)}::text[]) AS cr(id, "spaceId")
+                JOIN "Revision" r ON r."spaceId" = cr."spaceId" AND r.line = cr.id
+               WHERE r."createdById" IS NOT NULL
+              UNION ALL
+              SELECT c."changeRequestId", c."postedById", 'comment', c."postedAt" FROM "Comment" c
+               WHERE c."changeRequestId" = ANY(${ids}::text[])
+              UNION ALL
+              SELECT c."changeRequestId", reply."postedById", 'comment', reply."postedAt" FROM "CommentReply" reply
+                JOIN "Comment" c ON c.id = reply."commentId"
+               WHERE c."changeRequestId" = ANY(${ids}::text[])) x
+       GROUP BY x."changeRequestId", x."userId", x."actionType"
+       ORDER BY max(x.at) DESC, x."actionType" DESC, x."userId"`);
+    const byChangeRequest = new Map<string, ChangeRequestContributor[]>(ids.map((id) => [id, []]));
+    for (const { changeRequestId, ...contributor } of found) byChangeRequest.get(changeRequestId)?.push(contributor);
+    return ids.map((id) => byChangeRequest.get(id) ?? []);
+  },
+);
+
 /**
  * Opens a change request on the space's current revision: the first revision of its own line, and the next number of
  * the space. A new change request is a draft, as GitBook's spec describes it ("a draft working copy"); opening it asks
- * for review.
+ * for review. `within` runs the caller's own statements in the transaction (an import run of the change request).
  */
-export async function createChangeRequest(ctx: Context, spaceId: string, input: { subject?: string | null }): Promise<ChangeRequest> {
+export async function createChangeRequest(
+  ctx: Context,
+  spaceId: string,
+  input: { subject?: string | null },
+  within?: (tx: Tx, created: ChangeRequest) => Promise<void>,
+): Promise<ChangeRequest> {
   await authorize(ctx, spaces, spaceId, 'edit');
   const id = newId();
   const now = ctx.clock.now();
@@ -65,6 +112,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
       VALUES (${id}, ${spaceId}, ${space.number}, 'draft', ${input.subject ?? ''}, ${ctx.viewer.userId}, ${revision.id}, ${parent.id},
               ${now}, ${now})
       RETURNING *`;
+    await within?.(tx, row);
     return row;
   });
   // Built on the current revision a moment ago, and nobody has commented yet.

@@ -1,5 +1,5 @@
 // REST endpoints of comments and their replies, on a space and in a change request (the same operations, scoped by
-// the change request's id or number), and the REST shapes of a Comment and a CommentReply.
+// the change request's id or number), who commented there, and the REST shapes of a Comment and a CommentReply.
 import { type RestModule, type RouteDefinition, route } from '../../rest/route.js';
 
 /** The ten endpoints under `base`, GitBook's operationIds ending in `suffix`, fields reached through `scope`. */
@@ -35,5 +35,11 @@ export const commentRest: RestModule = {
       query: 'changeRequest(spaceId: $spaceId, id: $changeRequestId)',
       key: 'spaceId: $spaceId, changeRequestId: $changeRequestId',
     }),
+    route('GET /v1/spaces/:spaceId/commenters', 'listCommentersInSpace', 'space(id: $spaceId).commenters'),
+    route(
+      'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/commenters',
+      'listCommentersInChangeRequest',
+      'changeRequest(spaceId: $spaceId, id: $changeRequestId).commenters',
+    ),
   ],
 };

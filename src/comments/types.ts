@@ -1,16 +1,18 @@
-// The Comment and CommentReply types, and the lists of a space's comments, a change request's, and a comment's replies.
+// The Comment and CommentReply types, the lists of a space's comments, a change request's, and a comment's replies, and
+// the lists of who commented in a space and in a change request.
 
 import { z } from 'zod';
 import { ChangeRequest } from '../change-requests/types.js';
 import type {
   Comment as CommentRow,
+  Member as MemberRow,
   CommentMention as MentionRow,
   CommentReply as ReplyRow,
   User as UserRow,
 } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { CommentStatus } from '../generated/prisma/enums.js';
-import { authorize, contentLevelAnnotation, spaces } from '../kernel/authorize.js';
+import { authorize, contentLevelAnnotation, organizations, spaces } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
@@ -18,6 +20,8 @@ import type { ListSource } from '../kernel/lists.js';
 import { type Level, policies, visibleToViewerSql } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
+import { byMemberName } from '../members/access.js';
+import { MemberList } from '../members/types.js';
 import { markdownToDocument } from '../revisions/document.js';
 import { Space } from '../spaces/types.js';
 import { User } from '../users/types.js';
@@ -385,3 +389,56 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx, info) => listPage(viewerMentions, ctx, info, ctx.viewer.userId, args),
   }),
 }));
+
+/**
+ * The members who posted comments or replies in a space (anywhere in it, its change requests' included) or in a change
+ * request, by name. A commenter who is no longer a member of the organization is left out: the items are memberships.
+ */
+function commentersOf(parent: 'space' | 'changeRequest'): ListSource<MemberRow> {
+  const column = Prisma.raw(parent === 'space' ? '"spaceId"' : '"changeRequestId"');
+  return {
+    table: 'Member',
+    ofParent: (key) =>
+      parent === 'space'
+        ? Prisma.sql`t."organizationId" = (SELECT s."organizationId" FROM "Space" s WHERE s.id = ${key})`
+        : Prisma.sql`t."organizationId" = (SELECT s."organizationId" FROM "ChangeRequest" cr JOIN "Space" s ON s.id = cr."spaceId"
+                                            WHERE cr.id = ${key})`,
+    idColumn: 'userId',
+    orderBy: byMemberName,
+    where: (_ctx, _args, key) => Prisma.sql`t."userId" IN (
+      SELECT c."postedById" FROM "Comment" c WHERE c.${column} = ${key}
+      UNION SELECT reply."postedById" FROM "CommentReply" reply JOIN "Comment" c ON c.id = reply."commentId" WHERE c.${column} = ${key})`,
+    scope: (key) => `commenters:${parent}:${key}`,
+  };
+}
+const spaceCommenters = commentersOf('space');
+const changeRequestCommenters = commentersOf('changeRequest');
+
+// Whoever sees the space sees its comments and their authors; their memberships are the organization's people, for
+// its members with a role (listMembers), not for a guest granted the space.
+const listCommenters = (ctx: Context, organizationId: string) => authorize(ctx, organizations, organizationId, 'listMembers');
+
+builder.objectField(Space, 'commenters', (t) =>
+  t.field({
+    type: MemberList,
+    description: 'Members who posted comments or replies anywhere in the space (its change requests included), by name.',
+    args: listArgs,
+    resolve: async (space, args, ctx, info) => {
+      await listCommenters(ctx, space.organizationId);
+      return listPage(spaceCommenters, ctx, info, space.id, args);
+    },
+  }),
+);
+
+builder.objectField(ChangeRequest, 'commenters', (t) =>
+  t.field({
+    type: MemberList,
+    description: 'Members who posted comments or replies in the change request, by name.',
+    args: listArgs,
+    resolve: async (changeRequest, args, ctx, info) => {
+      const { row: space } = await authorize(ctx, spaces, changeRequest.spaceId, 'view');
+      await listCommenters(ctx, space.organizationId);
+      return listPage(changeRequestCommenters, ctx, info, changeRequest.id, args);
+    },
+  }),
+);

@@ -1,8 +1,7 @@
 // Reading a website for an import: the start page, then the same site's pages it links to, breadth first, one request
 // at a time (gentle with the site), each through the guarded fetcher (SSRF guard, timeouts, size caps, redirects
-// re-checked), within WEBSITE_LIMITS. A start page that cannot be read is a 400 naming "url"; a later one (HTTP error,
-// not HTML, too large, too slow, redirected off the site) is skipped and counted.
-import { badRequest } from '../kernel/errors.js';
+// re-checked), within WEBSITE_LIMITS. A start page that cannot be read ends the crawl (UnreadableSite); a later one
+// (HTTP error, not HTML, too large, too slow, redirected off the site) is skipped and counted.
 import { FetchError, type Fetcher } from '../kernel/fetcher.js';
 
 /** Media types read as HTML. */
@@ -102,6 +101,9 @@ class Site {
 
 type PageRead = { url: URL; html: string; bytes: number } | { failure: string };
 
+/** The start page cannot be read: why, in words for whoever asked for the import. */
+export class UnreadableSite extends Error {}
+
 /** A page's HTML, or why it cannot be had. */
 async function readPage(fetcher: Fetcher, url: string, maxBytes: number, timeoutMs: number): Promise<PageRead> {
   try {
@@ -117,8 +119,16 @@ async function readPage(fetcher: Fetcher, url: string, maxBytes: number, timeout
   }
 }
 
-/** Reads the site from `start` within `limits`; 400 naming "url" when the start page cannot be read. */
-export async function crawl(fetcher: Fetcher, start: string, limits: CrawlLimits): Promise<Crawl> {
+/**
+ * Reads the site from `start` within `limits`; UnreadableSite when the start page cannot be read. `between` runs after
+ * each page read, before the next request: what it throws ends the crawl (an import run that was cancelled).
+ */
+export async function crawl(
+  fetcher: Fetcher,
+  start: string,
+  limits: CrawlLimits,
+  between: () => Promise<void> = async () => {},
+): Promise<Crawl> {
   const deadline = performance.now() + limits.timeMs;
   let bytesLeft = limits.totalBytes;
   let requests = 0;
@@ -138,7 +148,7 @@ export async function crawl(fetcher: Fetcher, start: string, limits: CrawlLimits
   // start-up.
   const { convertHtml } = await import('./convert.js');
   const first = await read(start);
-  if ('failure' in first) throw badRequest(`Invalid "url": ${first.failure}`);
+  if ('failure' in first) throw new UnreadableSite(first.failure);
   // A redirect decides where the site is: http://host/docs may answer from https://host/docs/.
   const site = new Site(first.url);
   const seen = new Set<string>();
@@ -161,6 +171,7 @@ export async function crawl(fetcher: Fetcher, start: string, limits: CrawlLimits
   found(first.url, 0, first.html);
 
   while (queue.length && requests < limits.pages && bytesLeft > 0 && deadline - performance.now() > 0) {
+    await between();
     const next = queue.shift()!;
     const page = await read(next.url.href);
     if ('failure' in page) {

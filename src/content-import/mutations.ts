@@ -1,9 +1,11 @@
-// Importing content into a change request: the input (with its validation) and the mutation.
+// Importing content into a change request, and starting and cancelling import runs: the inputs (with their
+// validation) and the mutations.
 import { z } from 'zod';
 import { builder } from '../kernel/builder.js';
 import { rules } from '../kernel/validation.js';
+import { cancelImportRun, startImportRun } from './runs.js';
 import { IMPORT_SOURCES, type ImportSource, importContent } from './service.js';
-import { ContentImport, ImportContentSourceEnum } from './types.js';
+import { ContentImport, ImportContentSourceEnum, ImportRun, ImportRunSourceTypeEnum } from './types.js';
 
 const ImportContentInput = builder.inputType('ImportContentInput', {
   fields: (t) => ({
@@ -37,3 +39,63 @@ builder.mutationField('importContentInChangeRequest', (t) =>
     resolve: (_root, args, ctx) => importContent(ctx, args.spaceId, args.id, args.input as { source: ImportSource; url: string }),
   }),
 );
+
+/** Files of an import: GitBook's limit, though this service takes none. */
+const MAX_FILES = 50;
+
+const ImportRunSourceInput = builder.inputType('ImportRunSourceInput', {
+  validate: z.any().superRefine((source: { type: string; url?: string | null }, check) => {
+    if (source.type === 'website' && !source.url) check.addIssue({ code: 'custom', path: ['url'], message: 'is required for a website' });
+  }),
+  fields: (t) => ({
+    type: t.field({
+      type: ImportRunSourceTypeEnum,
+      required: true,
+      description: 'website; file imports need uploaded files, which this service does not take (400).',
+      validate: z.string().refine((type) => type === 'website', 'imports of files need uploads, which this service does not take'),
+    }),
+    url: t.string({ description: 'The http(s) URL of the website’s start page, at most 2048 characters.', validate: rules.httpUrl(2048) }),
+    files: t.stringList({ description: 'Keys of uploaded files (refused).', validate: z.array(z.string()).max(MAX_FILES) }),
+  }),
+});
+
+const ImportRunTargetInput = builder.inputType('ImportRunTargetInput', {
+  fields: (t) => ({
+    space: t.id({ required: true, description: 'The space to import into, of the organization.', validate: rules.id }),
+    changeRequest: t.id({
+      description: 'A change request of the space to write the pages into; left out, a new one is created for the run.',
+      validate: rules.id,
+    }),
+    page: t.id({ description: 'A page to import under; left out, the pages go at the top level.', validate: rules.id }),
+  }),
+});
+
+const StartImportRunInput = builder.inputType('StartImportRunInput', {
+  fields: (t) => ({
+    source: t.field({ type: ImportRunSourceInput, required: true }),
+    target: t.field({ type: ImportRunTargetInput, required: true }),
+    site: t.id({
+      description: 'A site of the organization to list the run under; left out, the one site that publishes the space, if one does.',
+      validate: rules.id,
+    }),
+    enhance: t.boolean({ description: 'Accepted and ignored: this service does not rewrite what it imports.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  startImportRun: t.field({
+    type: ImportRun,
+    description:
+      'Starts importing a website into a change request of a space, in the background: the site is read as ' +
+      '`importContentInChangeRequest` reads it (at most 50 pages, 3 links deep, 60 seconds), and its pages are written ' +
+      'in one revision of the change request when the run completes. Needs edit on the space.',
+    args: { organizationId: t.arg.id({ required: true }), input: t.arg({ type: StartImportRunInput, required: true }) },
+    resolve: (_root, args, ctx) => startImportRun(ctx, args.organizationId, args.input),
+  }),
+  cancelImportRun: t.field({
+    type: ImportRun,
+    description: 'Cancels a pending or in-progress run: it writes nothing. Needs edit on its space.',
+    args: { organizationId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => cancelImportRun(ctx, args.organizationId, args.id),
+  }),
+}));

@@ -5,6 +5,7 @@
 import slugify from '@sindresorhus/slugify';
 import { changeRequests } from '../change-requests/access.js';
 import { updateChangeRequestContent } from '../change-requests/content.js';
+import type { SqlRunner } from '../db/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
@@ -14,7 +15,7 @@ import type { ContentChange } from '../revisions/edits.js';
 import { readMarkdown } from '../revisions/markdown.js';
 import { PAGE_TREE_LEVELS } from '../revisions/read.js';
 import { type RevisionPoint, rowsAt } from '../revisions/store.js';
-import { type Crawl, type CrawledPage, crawl, WEBSITE_LIMITS } from './crawl.js';
+import { type Crawl, type CrawledPage, crawl, UnreadableSite, WEBSITE_LIMITS } from './crawl.js';
 
 export const IMPORT_SOURCES = ['website', 'html', 'markdown'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
@@ -83,15 +84,25 @@ function uniqueSlug(base: string, taken: Set<string>): string {
   return slug;
 }
 
+/** Where an import writes its top-level pages, in a change request's content. */
+export interface ImportPlace {
+  /** The page they go under; null: the top level. */
+  pageId: string | null;
+  /** The level of that page (0 for the top level): theirs is the next. */
+  level: number;
+  /** The slugs of the pages there already, which they must not take. */
+  slugs: string[];
+}
+
 /**
  * The insert_page operations of the pages: parents first, each page `into` the nearest page above it on the site
- * that was imported (within the tree's depth), else at the root, where the start page is too: a site's home is one
- * page of it, not a chapter holding the rest. Slugs come from the URL's last segment (else the title), unique among
- * the siblings: at the root, the change request's own pages too (`rootSlugs`).
+ * that was imported (within the tree's depth), else at the place's level, where the start page is too: a site's home
+ * is one page of it, not a chapter holding the rest. Slugs come from the URL's last segment (else the title), unique
+ * among the siblings: at the place's level, the pages there already too.
  */
-export function insertions(pages: readonly CrawledPage[], rootSlugs: Iterable<string>): ContentChange[] {
+export function insertions(pages: readonly CrawledPage[], place: ImportPlace): ContentChange[] {
   const placed = new Map<string, { ref: string; level: number }>();
-  const slugs = new Map<string | null, Set<string>>([[null, new Set(rootSlugs)]]);
+  const slugs = new Map<string | null, Set<string>>([[null, new Set(place.slugs)]]);
   // Stable: pages of one parent keep the order they were found in.
   const ordered = pages.map((page, index) => ({ page, index })).sort((a, b) => a.page.key.length - b.page.key.length);
   const changes: ContentChange[] = [];
@@ -115,23 +126,45 @@ export function insertions(pages: readonly CrawledPage[], rootSlugs: Iterable<st
     changes.push({
       operation: 'insert_page',
       ref,
-      into: parent?.ref ?? null,
+      into: parent?.ref ?? place.pageId,
       title,
       slug: uniqueSlug(base.slice(0, SLUG_LENGTH), siblings),
       document: { markdown: page.markdown },
     });
-    placed.set(page.key.join('/'), { ref, level: (parent?.level ?? 0) + 1 });
+    placed.set(page.key.join('/'), { ref, level: (parent?.level ?? place.level) + 1 });
   }
   return changes;
 }
 
-/** The slugs of the change request's top-level pages now, which imported top-level pages must not take. */
-async function rootSlugsOf(ctx: Context, changeRequestId: string): Promise<string[]> {
-  const [at] = await ctx.sql<RevisionPoint>(Prisma.sql`
+/**
+ * The place under `pageId` (null: the top level) in the change request's content now; null when it holds no such page.
+ * The page's level is the number of pages from the top down to it.
+ */
+export async function placeIn(sql: SqlRunner, changeRequestId: string, pageId: string | null): Promise<ImportPlace | null> {
+  const [at] = await sql<RevisionPoint>(Prisma.sql`
     SELECT r."spaceId", r.line, r.seq, r."baseSeq" FROM "ChangeRequest" cr JOIN "Revision" r ON r.id = cr."revisionId"
      WHERE cr.id = ${changeRequestId}`);
-  const rows = await ctx.sql<{ slug: string }>(Prisma.sql`SELECT p.slug FROM (${rowsAt('PageVersion', at)}) p WHERE p."parentId" IS NULL`);
-  return rows.map((row) => row.slug);
+  const [found] = await sql<{ level: number; slugs: string[] }>(Prisma.sql`
+    WITH RECURSIVE pages AS (SELECT p."pageId", p."parentId", p.slug FROM (${rowsAt('PageVersion', at)}) p),
+      above(id) AS (
+        SELECT p."parentId" FROM pages p WHERE p."pageId" = ${pageId}
+        UNION ALL
+        SELECT p."parentId" FROM above JOIN pages p ON p."pageId" = above.id
+      )
+    SELECT (SELECT count(*)::int FROM above) AS level,
+           ARRAY(SELECT slug FROM pages WHERE "parentId" IS NOT DISTINCT FROM ${pageId}) AS slugs`);
+  if (pageId !== null && found.level === 0) return null;
+  return { pageId, level: found.level, slugs: found.slugs };
+}
+
+/** The website, or the HTML document alone; 400 naming "url" when its (start) page cannot be read. */
+async function readSite(ctx: Context, input: { source: ImportSource; url: string }): Promise<Crawl> {
+  try {
+    return await crawl(ctx.fetcher, input.url, input.source === 'html' ? { ...WEBSITE_LIMITS, pages: 1, depth: 0 } : WEBSITE_LIMITS);
+  } catch (error) {
+    if (error instanceof UnreadableSite) throw badRequest(`Invalid "url": ${error.message}`);
+    throw error;
+  }
 }
 
 /**
@@ -151,13 +184,10 @@ export async function importContent(
   if (found.status === 'merged' || found.status === 'archived') {
     throw conflict(`The change request is ${found.status}: it can no longer change.`);
   }
-  const read =
-    input.source === 'markdown'
-      ? await readMarkdownDocument(ctx.fetcher, input.url)
-      : await crawl(ctx.fetcher, input.url, input.source === 'html' ? { ...WEBSITE_LIMITS, pages: 1, depth: 0 } : WEBSITE_LIMITS);
+  const read = input.source === 'markdown' ? await readMarkdownDocument(ctx.fetcher, input.url) : await readSite(ctx, input);
   // Read after the site, just before the write's transaction: a top-level page with the same slug that another edit
   // adds in between makes the write refuse the import (400), never a duplicate slug.
-  const changes = insertions(read.pages, await rootSlugsOf(ctx, found.id));
+  const changes = insertions(read.pages, (await placeIn(ctx.sql, found.id, null))!);
   const updated = await updateChangeRequestContent(ctx, spaceId, found.id, changes);
   return { revision: updated.revision.id, importedResources: read.pages.length, totalResources: read.total };
 }

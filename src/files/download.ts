@@ -15,9 +15,9 @@ import { openStoredFile, STORAGE_KEY } from './storage.js';
 const ROUTE = '/files/:storageKey';
 const PATH = /^\/files\/([^/]+)$/;
 
-/** How long a download URL works, at least; URLs stay the same within an hour, so clients and caches can reuse them. */
-const LIFETIME_HOURS = 24;
 const HOUR_MS = 60 * 60 * 1000;
+/** How long a download URL works, at least, unless its caller says otherwise. */
+export const DOWNLOAD_LIFETIME_MS = 24 * HOUR_MS;
 
 /** Types shown inline: images, audio, video, PDF and plain text, which run nothing in the page that opens them. */
 const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp)|audio\/[\w.+-]+|video\/[\w.+-]+|application\/pdf|text\/plain)$/;
@@ -39,12 +39,18 @@ const signatureOf = (secret: Buffer, storageKey: string, name: string, type: str
     .update(JSON.stringify([storageKey, name, type, expires]))
     .digest('base64url');
 
-/** The signed download URL of a file's bytes, valid for LIFETIME_HOURS from now at least. */
+/**
+ * The signed download URL of a file's bytes, valid for `lifetimeMs` from now at least. URLs stay the same within a
+ * step (an hour, or a twelfth of a shorter lifetime), so clients and caches can reuse them: a URL works for its
+ * lifetime and at most one step more.
+ */
 export function downloadUrl(
   ctx: Pick<Context, 'config' | 'secret' | 'clock'>,
   file: { storageKey: string; name: string; contentType: string },
+  lifetimeMs = DOWNLOAD_LIFETIME_MS,
 ): string {
-  const expires = (Math.floor(ctx.clock.now().getTime() / HOUR_MS) * HOUR_MS + (LIFETIME_HOURS + 1) * HOUR_MS) / 1000;
+  const step = Math.min(HOUR_MS, lifetimeMs / 12);
+  const expires = Math.ceil((Math.floor(ctx.clock.now().getTime() / step) * step + lifetimeMs + step) / 1000);
   const query = new URLSearchParams({
     name: file.name,
     type: file.contentType,

@@ -14,6 +14,7 @@ import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { memberLevelSql, visibleToViewerSql } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
+import { byMemberName } from '../members/access.js';
 import { ListOrderEnum, Member } from '../members/types.js';
 import { Space } from '../spaces/types.js';
 import { Team } from '../teams/types.js';
@@ -87,10 +88,7 @@ function accessibleBy(kind: ContentKind): ListSource<UserPermissionRow, { role?:
     table: 'Member',
     ofParent: (parent) => Prisma.sql`t."organizationId" = (SELECT c."organizationId" FROM ${table} c WHERE c.id = ${parent})`,
     idColumn: 'userId',
-    orderBy: [
-      { column: 'name', type: 'text', expression: Prisma.sql`(SELECT lower(u."displayName") FROM "User" u WHERE u.id = t."userId")` },
-      { column: 'userId', type: 'text' },
-    ],
+    orderBy: byMemberName,
     where: (_ctx, args, parent) =>
       args.role
         ? Prisma.sql`${levelOnParent(kind, parent)} = ${args.role}::"MemberRole"`

@@ -123,6 +123,8 @@ export const policies = {
   changeRequest: { view: 'read', edit: 'edit', merge: 'review', review: 'review' },
   /** A change request's reviews, seen by whoever sees the change request. */
   changeRequestReview: { view: 'read' },
+  /** An import run, judged by the viewer's level on the space it imports into: who may edit the space cancels it. */
+  importRun: { view: 'read', cancel: 'edit' },
   /**
    * Comments and replies, judged by the viewer's level on their space and whether they wrote them: a body is its
    * author's to edit; its author or the space's administrators delete it.

@@ -2,6 +2,7 @@
 // there (policies.member): members with a role see every member, a guest only themselves.
 import { type Member, Prisma } from '../generated/prisma/client.js';
 import { childResource, organizations } from '../kernel/authorize.js';
+import type { OrderColumn } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
 
 export const members = childResource<Member, typeof policies.member, { id: string }>(organizations, {
@@ -16,3 +17,9 @@ export const members = childResource<Member, typeof policies.member, { id: strin
     return member ?? null;
   },
 });
+
+/** Members by name, case-insensitively, namesakes by user id: the order of every list of people by name. */
+export const byMemberName: readonly OrderColumn[] = [
+  { column: 'name', type: 'text', expression: Prisma.sql`(SELECT lower(u."displayName") FROM "User" u WHERE u.id = t."userId")` },
+  { column: 'userId', type: 'text' },
+];

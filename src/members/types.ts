@@ -13,7 +13,7 @@ import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { Organization } from '../organizations/types.js';
 import { User } from '../users/types.js';
-import { members } from './access.js';
+import { byMemberName, members } from './access.js';
 
 interface MemberCounts {
   teams: number;
@@ -97,7 +97,7 @@ const organizationMembers: ListSource<MemberRow, MemberListArgs> = {
   // Users without a last visit sort as the oldest; names case-insensitively; the user id breaks ties.
   orderBy: (args) => [
     args.sort === 'name'
-      ? { column: 'name', type: 'text', expression: Prisma.sql`(SELECT lower(u."displayName") FROM "User" u WHERE u.id = t."userId")` }
+      ? byMemberName[0]
       : args.sort === 'lastSeenAt'
         ? { column: 'lastSeenAt', type: 'timestamptz', expression: Prisma.sql`COALESCE(t."lastSeenAt", 'epoch'::timestamptz)` }
         : { column: 'joinedAt', type: 'timestamptz' },

@@ -9,7 +9,7 @@
 // in markdown), layout.ts (drawing each block); this file makes the document of them. service.ts loads it on the first
 // export: pdfkit, fontkit, the fonts and linkedom are not loaded before.
 import PDFDocument from 'pdfkit';
-import { FONT, fonts, printable } from './fonts.js';
+import { documentFonts, FONT, printable } from './fonts.js';
 import { COLOR, MARGIN, Renderer, SIZE } from './layout.js';
 import { type PdfSource, PdfTooLarge } from './source.js';
 
@@ -30,7 +30,7 @@ export async function renderPdf(source: PdfSource): Promise<Buffer> {
     },
   });
   // pdfkit's types name only bytes and paths as a font's source; it takes a parsed font too (PDFFontFactory.open).
-  for (const [name, font] of Object.entries(fonts())) doc.registerFont(name, font as unknown as Buffer);
+  for (const [name, font] of Object.entries(documentFonts())) doc.registerFont(name, font as unknown as Buffer);
   doc.font(FONT.regular);
   const chunks: Buffer[] = [];
   let size = 0;

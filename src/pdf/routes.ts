@@ -1,4 +1,4 @@
-// REST endpoint of the PDF export of a change request's content.
+// REST endpoints of the PDF export of a change request's content and of a space's current content.
 import { type RestModule, route } from '../../rest/route.js';
 
 export const pdfRest: RestModule = {
@@ -9,5 +9,6 @@ export const pdfRest: RestModule = {
       'getChangeRequestPDF',
       'changeRequest(spaceId: $spaceId, id: $changeRequestId).pdf',
     ),
+    route('GET /v1/spaces/:spaceId/pdf', 'getSpacePDF', 'space(id: $spaceId).pdf'),
   ],
 };

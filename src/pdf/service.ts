@@ -1,8 +1,8 @@
-// The PDF export of a change request's content: which pages (every page, a page with its subpages, or one page), in
-// the order the page tree shows them, their markdown (a page kept as GitBook's JSON document is written as markdown
-// first), the files of the content that their images name, read from storage; then the PDF (render.ts), stored as a
-// file (content-addressed: the same content and options give the same bytes, stored once) and answered as a signed,
-// expiring download link served at /files.
+// The PDF export of a change request's content or of a space's current content: which pages (every page, a page with
+// its subpages, or one page), in the order the page tree shows them, their markdown (a page kept as GitBook's JSON
+// document is written as markdown first), the files of the content that their images name, read from storage; then
+// the PDF (render.ts), stored as a file (content-addressed: the same content and options give the same bytes, stored
+// once) and answered as a signed, expiring download link served at /files.
 //
 // How a page names a file of its content: an image whose address is a relative path names the file whose Git Sync
 // path (gitPath) it is, else the file whose name is its last segment (`.gitbook/assets/diagram.png`,
@@ -11,12 +11,12 @@
 // or a path from the space root) jump to the page when the PDF holds it, and lead to the page in the app otherwise;
 // http(s) and mailto links are kept as they are.
 
-import { downloadUrl } from '../files/download.js';
+import { DOWNLOAD_LIFETIME_MS, downloadUrl } from '../files/download.js';
 import { MAX_FILE_BYTES, openStoredFile, storeFile } from '../files/storage.js';
 import type { ChangeRequest, FileVersion, Revision, Space } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
-import { badRequest } from '../kernel/errors.js';
+import { type ApiError, badRequest, notFound } from '../kernel/errors.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { appUrl } from '../kernel/urls.js';
 import { documentToMarkdown, storedAddressOf } from '../revisions/document.js';
@@ -33,6 +33,8 @@ export const MAX_PDF_BYTES = MAX_FILE_BYTES;
 /** An image file larger than this shows as its alt text, as do images past MAX_PDF_IMAGE_BYTES in all. */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const MAX_PDF_IMAGE_BYTES = 50 * 1024 * 1024;
+/** How long the link to a PDF of a space works: GitBook's published lifetime ("The URL will work for 1h"). */
+export const SPACE_PDF_LIFETIME_MS = 60 * 60 * 1000;
 
 const CREATOR = 'Docs platform management API';
 /** The renderer and its libraries (pdfkit, fontkit and the fonts, linkedom): loaded by the first export, not at start-up. */
@@ -44,7 +46,7 @@ const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 export interface PdfOptions {
   /** The page alone, rather than the page and its subpages. */
   only?: boolean | null;
-  /** A page of the change request's content: the export starts there. */
+  /** A page of the content: the export starts there. */
   page?: string | null;
 }
 
@@ -54,11 +56,11 @@ interface Selected {
 }
 
 /** The pages to export, depth first as the tree shows them; links, which have no content, are left out. */
-function pagesToExport(tree: PageTree, options: PdfOptions): Selected[] {
+function pagesToExport(tree: PageTree, options: PdfOptions, content: PdfContent): Selected[] {
   let roots = tree.roots;
   if (options.page != null) {
     const node = tree.byId.get(options.page);
-    if (!node) throw badRequest(`Invalid "page": no page ${JSON.stringify(options.page)} in the change request.`);
+    if (!node) throw content.unknownPage(options.page);
     if (node.page.type === 'link') throw badRequest(`Invalid "page": ${JSON.stringify(options.page)} is a link, which has no content.`);
     if (options.only) return [{ node, depth: 0 }];
     roots = [node];
@@ -157,18 +159,32 @@ const fileNameOf = (title: string) =>
     .replace(/\s+/g, ' ')
     .trim() || 'space';
 
+/** What an export is of, and how its PDF and link are named: a change request's content or the space's. */
+interface PdfContent {
+  revision: Revision;
+  /** The content in messages: "the change request", "the space". */
+  noun: string;
+  /** The error for a `page` that is not in the content. */
+  unknownPage(page: string): ApiError;
+  /** The document's title and subject (its metadata). */
+  title: string;
+  subject: string;
+  /** The PDF's file name. */
+  fileName: string;
+  /** The app address of the content, under which a link to a page the PDF does not hold leads to that page. */
+  appBase: string;
+  /** How long the download link works, at least. */
+  lifetimeMs: number;
+}
+
 /**
- * Makes the PDF of the change request's content (the viewer may read the change request: its resolver checked
- * `view` on the space) and answers its download link. 400 naming "page" for a page that is not in the content, for
- * more than MAX_PDF_PAGES pages, and for a PDF past MAX_PDF_BYTES.
+ * Makes the PDF of the content and answers its download link. 400 naming "page" for a link page, for `only` without a
+ * page, for more than MAX_PDF_PAGES pages, and for a PDF past MAX_PDF_BYTES.
  */
-export async function changeRequestPdf(ctx: Context, changeRequest: ChangeRequest, options: PdfOptions): Promise<{ url: string }> {
-  const [revision, space] = await Promise.all([
-    batchedRowById<Revision>(ctx, 'Revision', changeRequest.revisionId),
-    batchedRowById<Space>(ctx, 'Space', changeRequest.spaceId),
-  ]);
+async function exportPdf(ctx: Context, content: PdfContent, options: PdfOptions): Promise<{ url: string }> {
+  const { revision } = content;
   const tree = await treeOf(ctx, revision);
-  const selected = pagesToExport(tree, options);
+  const selected = pagesToExport(tree, options, content);
   if (selected.length > MAX_PDF_PAGES) {
     throw badRequest(
       `Invalid "page": the export holds ${selected.length} pages, more than the ${MAX_PDF_PAGES} of one PDF; export part of it with "page".`,
@@ -190,7 +206,6 @@ export async function changeRequestPdf(ctx: Context, changeRequest: ChangeReques
   const images = await imagesOf(ctx, revision, pages);
 
   const exported = new Set(selected.map(({ node }) => node.page.pageId));
-  const changeRequestApp = appUrl(ctx, `s/${changeRequest.spaceId}/~/changes/${changeRequest.number}`);
   const linkOf = (url: string): LinkTarget | null => {
     let node: PageNode | undefined;
     if (url.startsWith(PAGE_ID_PREFIX)) node = tree.byId.get(url.slice(PAGE_ID_PREFIX.length).split('#')[0]);
@@ -200,15 +215,15 @@ export async function changeRequestPdf(ctx: Context, changeRequest: ChangeReques
       node = path === null ? undefined : tree.byPath.get(path);
     }
     if (!node?.path) return null;
-    return exported.has(node.page.pageId) ? { destination: destinationOf(node.page.pageId) } : { url: `${changeRequestApp}/${node.path}` };
+    return exported.has(node.page.pageId) ? { destination: destinationOf(node.page.pageId) } : { url: `${content.appBase}/${node.path}` };
   };
 
   const { renderPdf } = await renderer();
   let pdf: Buffer;
   try {
     pdf = await renderPdf({
-      title: changeRequest.subject.trim() || space.title,
-      subject: `Change request #${changeRequest.number} of ${space.title}`,
+      title: content.title,
+      subject: content.subject,
       creator: CREATOR,
       createdAt: revision.createdAt,
       pages,
@@ -219,10 +234,58 @@ export async function changeRequestPdf(ctx: Context, changeRequest: ChangeReques
   } catch (error) {
     if (!(error instanceof PdfTooLarge)) throw error;
     throw badRequest(
-      `Invalid "page": the PDF would be larger than ${MAX_PDF_BYTES / 1024 / 1024} MB; export part of the change request with "page" (and "only").`,
+      `Invalid "page": the PDF would be larger than ${MAX_PDF_BYTES / 1024 / 1024} MB; export part of ${content.noun} with "page" (and "only").`,
     );
   }
-  const name = `${fileNameOf(space.title)}-cr${changeRequest.number}.pdf`;
-  const stored = await storeFile(ctx.config, pdf, name, 'application/pdf');
-  return { url: downloadUrl(ctx, { storageKey: stored.storageKey, name, contentType: 'application/pdf' }) };
+  const stored = await storeFile(ctx.config, pdf, content.fileName, 'application/pdf');
+  return {
+    url: downloadUrl(ctx, { storageKey: stored.storageKey, name: content.fileName, contentType: 'application/pdf' }, content.lifetimeMs),
+  };
+}
+
+/**
+ * The PDF of the change request's content (the viewer may read the change request: its resolver checked `view` on
+ * the space), its link working for a day. 400 naming "page" for a page that is not in the content.
+ */
+export async function changeRequestPdf(ctx: Context, changeRequest: ChangeRequest, options: PdfOptions): Promise<{ url: string }> {
+  const [revision, space] = await Promise.all([
+    batchedRowById<Revision>(ctx, 'Revision', changeRequest.revisionId),
+    batchedRowById<Space>(ctx, 'Space', changeRequest.spaceId),
+  ]);
+  return exportPdf(
+    ctx,
+    {
+      revision,
+      noun: 'the change request',
+      unknownPage: (page) => badRequest(`Invalid "page": no page ${JSON.stringify(page)} in the change request.`),
+      title: changeRequest.subject.trim() || space.title,
+      subject: `Change request #${changeRequest.number} of ${space.title}`,
+      fileName: `${fileNameOf(space.title)}-cr${changeRequest.number}.pdf`,
+      appBase: appUrl(ctx, `s/${changeRequest.spaceId}/~/changes/${changeRequest.number}`),
+      lifetimeMs: DOWNLOAD_LIFETIME_MS,
+    },
+    options,
+  );
+}
+
+/**
+ * The PDF of the space's current content (the viewer may read the space: its resolver checked `view`), its link
+ * working for SPACE_PDF_LIFETIME_MS. 404 for a page that is not in the content, as for any object that is not there.
+ */
+export async function spacePdf(ctx: Context, space: Space, options: PdfOptions): Promise<{ url: string }> {
+  const revision = await batchedRowById<Revision>(ctx, 'Revision', space.revisionId!);
+  return exportPdf(
+    ctx,
+    {
+      revision,
+      noun: 'the space',
+      unknownPage: () => notFound('Page'),
+      title: space.title,
+      subject: `Current content of ${space.title}`,
+      fileName: `${fileNameOf(space.title)}.pdf`,
+      appBase: appUrl(ctx, `s/${space.id}`),
+      lifetimeMs: SPACE_PDF_LIFETIME_MS,
+    },
+    options,
+  );
 }

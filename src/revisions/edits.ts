@@ -40,16 +40,22 @@ const operationOf = <C extends ContentChange>(change: C) => operations[change.op
 /** Applies `operations` in order to the change request's content; throws a 400 naming the operation on bad input. */
 export async function applyChanges(context: EditContext, changes: readonly ContentChange[]): Promise<EditResult> {
   const bodiesRead = changes.flatMap((change) => operationOf(change).bodiesRead?.(change) ?? []);
+  // Every page a change names (refs too: a ref must not be a page's id), read with the bodies in one read.
+  const named = changes.flatMap((change) =>
+    [('page' in change && change.page) || null, ('into' in change && change.into) || null, ('ref' in change && change.ref) || null].filter(
+      (id): id is string => typeof id === 'string',
+    ),
+  );
   const batch: EditBatch = {
     context,
-    draft: await DraftTree.read(context.pages, [...new Set(bodiesRead)]),
+    draft: await DraftTree.read(context.pages, [...new Set([...named, ...bodiesRead])], [...new Set(bodiesRead)]),
     refs: new Map(),
     insertedFiles: [],
     bodiesWritten: new Set(),
   };
   for (const [index, change] of changes.entries()) await operationOf(change).apply(batch, change, `changes.${index}`);
   await resolveReferences(batch);
-  batch.draft.checkDepth();
+  await batch.draft.checkDepth();
   const { changes: pageChanges, affected } = await batch.draft.changes(batch.refs);
   return { changes: { ...pageChanges, files: batch.insertedFiles }, affected, insertedFiles: batch.insertedFiles };
 }

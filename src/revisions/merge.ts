@@ -9,24 +9,26 @@
 //   request's value stays; a page one side deleted and the other changed stays, changed; a page left without its
 //   parent, or in a cycle of moves, goes to the top level.
 // The tree is merged as fields (a move is a change of parentId and position), so moves, inserts and deletes of
-// different pages combine.
+// different pages combine. Both read and write only the pages and files either side changed since the change
+// request's base (mergeChanges), so that their cost follows the change, not the space.
 import { merge as diff3 } from 'node-diff3';
 import type { SqlRunner } from '../db/client.js';
-import type { FileVersion, PageVersion, Revision } from '../generated/prisma/client.js';
+import { type FileVersion, type PageVersion, Prisma, type Revision } from '../generated/prisma/client.js';
 import type { PageVersionHook } from './hooks.js';
 import { PAGE_TREE_LEVELS } from './read.js';
 import {
+  changedKeys,
   type FileContent,
   fileColumns,
-  filesAt,
   MAIN,
   type PageContent,
   pageColumns,
-  pagesAt,
   type RevisionChanges,
   type RevisionPoint,
+  rowsAt,
   sameColumns,
   sameValue,
+  type Versioned,
   writeRevision,
 } from './store.js';
 
@@ -108,32 +110,101 @@ function threeWay(
 }
 
 /**
- * Pages left without their parent, in a cycle of moves, or deeper than the tree may go (moves on both sides can add up)
- * go to the top level; each is a conflict of the tree.
+ * The pages to move to the top level: those left without their parent, in a cycle of moves, or deeper than the tree
+ * may go (moves on both sides can add up). `parents` is every page's parent; it is changed as pages move, in order.
  */
-function repairTree(pages: Map<string, Entry>, conflicts: MergeConflict[]): void {
-  for (const [id, page] of pages) {
+function detachedPages(parents: Map<string, string | null>): string[] {
+  const detached: string[] = [];
+  for (const id of parents.keys()) {
     const seen = new Set([id]);
-    let parent = page.parentId as string | null;
-    while (parent && pages.has(parent) && !seen.has(parent) && seen.size < PAGE_TREE_LEVELS) {
+    let parent = parents.get(id) ?? null;
+    while (parent && parents.has(parent) && !seen.has(parent) && seen.size < PAGE_TREE_LEVELS) {
       seen.add(parent);
-      parent = pages.get(parent)!.parentId as string | null;
+      parent = parents.get(parent) ?? null;
     }
     if (parent) {
-      pages.set(id, { ...copyOf(page), parentId: null });
-      conflicts.push({ kind: 'page', id, fields: ['tree'] });
+      parents.set(id, null);
+      detached.push(id);
     }
   }
+  return detached;
 }
 
 const byKey = <Row extends PageVersion | FileVersion>(rows: Row[], key: 'pageId' | 'fileId') =>
   new Map(rows.map((row) => [(row as unknown as Record<string, string>)[key], row as unknown as Entry]));
 
-/** The content of three revisions: six statements, whatever the number of pages. */
-async function read(sql: SqlRunner, points: RevisionPoint[]) {
-  const pages = await Promise.all(points.map(async (point) => byKey(await pagesAt(sql, point), 'pageId')));
-  const files = await Promise.all(points.map(async (point) => byKey(await filesAt(sql, point), 'fileId')));
-  return { pages, files };
+/** The rows of `keys` in each of the revisions `points`: one statement, none without keys. */
+async function rowsOf(sql: SqlRunner, table: Versioned, points: RevisionPoint[], keys: readonly string[]): Promise<Map<string, Entry>[]> {
+  if (!keys.length) return points.map(() => new Map());
+  const rows = await sql<(PageVersion | FileVersion) & { __side: number }>(
+    Prisma.join(
+      points.map((point, side) => Prisma.sql`(SELECT ${side}::int AS "__side", v.* FROM (${rowsAt(table, point, { keys })}) v)`),
+      ' UNION ALL ',
+    ),
+  );
+  const key = table === 'PageVersion' ? 'pageId' : 'fileId';
+  return points.map((_, side) =>
+    byKey(
+      rows.filter((row) => row.__side === side).map(({ __side, ...row }) => row as typeof row),
+      key,
+    ),
+  );
+}
+
+/** Whether the merged pages may leave the tree broken: a page added, deleted or moved on either side. */
+function treeChanged(keys: readonly string[], base: Map<string, Entry>, sides: Map<string, Entry>[]): boolean {
+  return keys.some((id) => sides.some((side) => side.get(id)?.parentId !== base.get(id)?.parentId || !side.has(id) !== !base.has(id)));
+}
+
+/**
+ * The three-way merge of what a change request's line and the primary content changed since the line's base
+ * (store.ts changedKeys): every other page and file is the same on all three revisions, and is neither read nor
+ * written. `ours` wins what both changed; `primary` names the side that is the primary content. A merge that adds,
+ * deletes or moves pages reads the primary content's tree (ids and parents, no bodies) to find the pages it leaves
+ * without their parent: those go to the top level, each a conflict of the tree, and a page outside the changes moved so
+ * joins them, read whole and added to the primary side.
+ */
+async function mergeChanges(
+  sql: SqlRunner,
+  { base, ours, theirs, primary }: { base: RevisionPoint; ours: Revision; theirs: Revision; primary: 'ours' | 'theirs' },
+  sides: Sides,
+) {
+  const [line, main] = primary === 'ours' ? [theirs, ours] : [ours, theirs];
+  const keys = await changedKeys(sql, line, line.baseSeq ?? 0, main.seq);
+  const points = [base, ours, theirs];
+  const pages = await rowsOf(sql, 'PageVersion', points, keys.pages);
+  const files = await rowsOf(sql, 'FileVersion', points, keys.files);
+  const mergedPages = threeWay('page', PAGE_FIELDS, pages[0], pages[1], pages[2], sides);
+  const mergedFiles = threeWay('file', FILE_FIELDS, files[0], files[1], files[2], sides);
+  const conflicts = [...mergedPages.conflicts, ...mergedFiles.conflicts];
+  const pageKeys = [...keys.pages];
+  if (treeChanged(keys.pages, pages[0], [pages[1], pages[2]])) {
+    const tree = await sql<{ pageId: string; parentId: string | null }>(
+      Prisma.sql`SELECT v."pageId", v."parentId" FROM (${rowsAt('PageVersion', main)}) v`,
+    );
+    const parents = new Map(tree.map((row) => [row.pageId, row.parentId]));
+    for (const id of keys.pages) {
+      const merged = mergedPages.result.get(id);
+      if (merged) parents.set(id, merged.parentId as string | null);
+      else parents.delete(id);
+    }
+    const detached = detachedPages(parents);
+    const outside = detached.filter((id) => !mergedPages.result.has(id));
+    const primaryPages = pages[primary === 'ours' ? 1 : 2];
+    if (outside.length) for (const [id, entry] of (await rowsOf(sql, 'PageVersion', [main], outside))[0]) primaryPages.set(id, entry);
+    pageKeys.push(...outside);
+    for (const id of detached) {
+      mergedPages.result.set(id, { ...copyOf(mergedPages.result.get(id) ?? primaryPages.get(id)!), parentId: null });
+      conflicts.push({ kind: 'page', id, fields: ['tree'] });
+    }
+  }
+  return {
+    pages,
+    files,
+    result: { pages: mergedPages.result, files: mergedFiles.result },
+    keys: { pages: pageKeys, files: keys.files },
+    conflicts,
+  };
 }
 
 /** An entry's content, to write again: a page's `updatedAt` becomes the merge's time. */
@@ -169,20 +240,22 @@ export async function mergeIntoMain(
   theirs: Revision,
   userId: string,
 ): Promise<MergeOutcome> {
-  const { pages, files } = await read(sql, [baseOf(theirs), main, theirs]);
-  const sides = { ours: 'main', theirs: 'change request' };
-  const mergedPages = threeWay('page', PAGE_FIELDS, pages[0], pages[1], pages[2], sides);
-  const mergedFiles = threeWay('file', FILE_FIELDS, files[0], files[1], files[2], sides);
-  const conflicts = [...mergedPages.conflicts, ...mergedFiles.conflicts];
-  repairTree(mergedPages.result, conflicts);
-  if (conflicts.length) return { result: 'conflicts', revision: theirs, conflicts };
+  const merged = await mergeChanges(
+    sql,
+    { base: baseOf(theirs), ours: main, theirs, primary: 'ours' },
+    { ours: 'main', theirs: 'change request' },
+  );
+  if (merged.conflicts.length) return { result: 'conflicts', revision: theirs, conflicts: merged.conflicts };
   const now = new Date();
-  const changes = (current: Map<string, Entry>, result: Map<string, Entry>, fields: readonly string[]) => ({
-    written: [...result].filter(([id, entry]) => !sameEntry(current.get(id), entry, fields)).map(([, entry]) => contentOf(entry, now)),
-    deleted: [...current.keys()].filter((id) => !result.has(id)),
+  const changes = (keys: readonly string[], current: Map<string, Entry>, result: Map<string, Entry>, fields: readonly string[]) => ({
+    written: keys.flatMap((id) => {
+      const entry = result.get(id);
+      return entry && !sameEntry(current.get(id), entry, fields) ? [contentOf(entry, now)] : [];
+    }),
+    deleted: keys.filter((id) => current.has(id) && !result.has(id)),
   });
-  const pageChanges = changes(pages[1], mergedPages.result, PAGE_FIELDS);
-  const fileChanges = changes(files[1], mergedFiles.result, FILE_FIELDS);
+  const pageChanges = changes(merged.keys.pages, merged.pages[1], merged.result.pages, PAGE_FIELDS);
+  const fileChanges = changes(merged.keys.files, merged.files[1], merged.result.files, FILE_FIELDS);
   const revision = await writeRevision(
     tx,
     hooks,
@@ -210,24 +283,23 @@ export async function updateFromMain(
   userId: string,
 ): Promise<MergeOutcome> {
   if (ours.baseSeq === main.seq) return { result: 'update', revision: ours, conflicts: [] };
-  const { pages, files } = await read(sql, [baseOf(ours), ours, main]);
-  const sides = { ours: 'change request', theirs: 'main' };
-  const mergedPages = threeWay('page', PAGE_FIELDS, pages[0], pages[1], pages[2], sides);
-  const mergedFiles = threeWay('file', FILE_FIELDS, files[0], files[1], files[2], sides);
-  const conflicts = [...mergedPages.conflicts, ...mergedFiles.conflicts];
-  repairTree(mergedPages.result, conflicts);
+  const merged = await mergeChanges(
+    sql,
+    { base: baseOf(ours), ours, theirs: main, primary: 'theirs' },
+    { ours: 'change request', theirs: 'main' },
+  );
+  const { pages, files, conflicts } = merged;
   const now = new Date();
   // The line keeps rows only where it differs from the new primary content: what the line showed through its own
   // rows (where it differed from its old base) or through the primary content, against what it must show now.
   const rebase = (
-    base: Map<string, Entry>,
-    own: Map<string, Entry>,
-    primary: Map<string, Entry>,
+    keys: readonly string[],
+    [base, own, primary]: Map<string, Entry>[],
     result: Map<string, Entry>,
     fields: readonly string[],
   ) => {
     const out = { written: [] as unknown[], deleted: [] as string[], restored: [] as string[] };
-    for (const id of new Set([...own.keys(), ...primary.keys(), ...result.keys(), ...base.keys()])) {
+    for (const id of keys) {
       const ownRow = !sameEntry(own.get(id), base.get(id), fields);
       const shown = ownRow ? own.get(id) : primary.get(id);
       const wanted = result.get(id);
@@ -238,8 +310,8 @@ export async function updateFromMain(
     }
     return out;
   };
-  const pageChanges = rebase(pages[0], pages[1], pages[2], mergedPages.result, PAGE_FIELDS);
-  const fileChanges = rebase(files[0], files[1], files[2], mergedFiles.result, FILE_FIELDS);
+  const pageChanges = rebase(merged.keys.pages, pages, merged.result.pages, PAGE_FIELDS);
+  const fileChanges = rebase(merged.keys.files, files, merged.result.files, FILE_FIELDS);
   const changes: RevisionChanges = {
     pages: pageChanges.written as PageContent[],
     deletedPages: pageChanges.deleted,

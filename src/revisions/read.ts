@@ -1,7 +1,8 @@
 // Reading a revision's content for the API: its page tree (with each page's path), one page's body, its files, a
-// page of its files. Each read is the store's own statement (captured from store.ts, never restated here) with a
-// projection or a page around it, and the reads of every revision asked for in the same tick run as one statement,
-// one UNION ALL branch per revision: a query over many spaces' contents costs what one costs.
+// page of its files; and a document of the space by id. Each read of a revision is the store's own statement (captured
+// from store.ts, never restated here) with a projection or a page around it, and the reads of every revision asked for
+// in the same tick run as one statement, one UNION ALL branch per revision: a query over many spaces' contents costs
+// what one costs.
 import { type FileVersion, type PageVersion, Prisma, type Revision } from '../generated/prisma/client.js';
 import { type Context, loaderFor } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
@@ -105,12 +106,28 @@ export function buildTree(pages: readonly PageHead[]): PageTree {
   return { roots, byId, byPath };
 }
 
+export interface RevisionTree extends PageTree {
+  /**
+   * Each page's documentId: the id of the page's version the revision holds, so that it names the page's document as
+   * it stands there, stays the same while the page is unchanged, and finds it again in any later revision
+   * (`documentOf`). A page is versioned whole, so a new title is a new document too.
+   */
+  documentIds: ReadonlyMap<string, string>;
+}
+
 /** The page tree of a revision: one statement (with every other revision's asked for in the same tick). */
-export const treeOf = batchedRead<Revision, PageTree>(
+export const treeOf = batchedRead<Revision, RevisionTree>(
   'page trees',
   (revision) => revision.id,
-  (revision) => Prisma.sql`SELECT ${PAGE_HEAD_COLUMNS} FROM (${rowsAt('PageVersion', revision)}) v`,
-  (rows) => buildTree(rows as unknown as PageHead[]),
+  (revision) => Prisma.sql`SELECT ${PAGE_HEAD_COLUMNS}, v.id AS "__version" FROM (${rowsAt('PageVersion', revision)}) v`,
+  (rows) => {
+    const documentIds = new Map<string, string>();
+    const heads = rows.map(({ __version, ...page }) => {
+      documentIds.set(page.pageId as string, __version as string);
+      return page as unknown as PageHead;
+    });
+    return { ...buildTree(heads), documentIds };
+  },
 );
 
 /** The body of one page of a revision, null when the page is not in it. */
@@ -119,6 +136,19 @@ export const bodyOf = batchedRead<{ revision: Revision; pageId: string }, PageBo
   ({ revision, pageId }) => `${revision.id}:${pageId}`,
   ({ revision, pageId }) => Prisma.sql`SELECT v.markdown, v.document FROM (${rowsAt('PageVersion', revision, { key: pageId })}) v`,
   ([row]) => (row as PageBody | undefined) ?? null,
+);
+
+/**
+ * A document of the space by its documentId (the id of a page's version: see RevisionTree), whatever revision or line
+ * holds it; null when no document page of the space has it.
+ */
+export const documentOf = batchedRead<{ spaceId: string; documentId: string }, (PageBody & { title: string }) | null>(
+  'documents',
+  ({ spaceId, documentId }) => `${spaceId}:${documentId}`,
+  ({ spaceId, documentId }) => Prisma.sql`
+    SELECT v.title, v.markdown, v.document FROM "PageVersion" v
+     WHERE v.id = ${documentId} AND v."spaceId" = ${spaceId} AND v.type = 'document' AND NOT v.deleted`,
+  ([row]) => (row as (PageBody & { title: string }) | undefined) ?? null,
 );
 
 // --- files ---------------------------------------------------------------------------------------------------------

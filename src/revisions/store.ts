@@ -22,11 +22,23 @@ export type RevisionPoint = Pick<Revision, 'spaceId' | 'line' | 'seq' | 'baseSeq
 export type Versioned = 'PageVersion' | 'FileVersion';
 const keyColumn = { PageVersion: 'pageId', FileVersion: 'fileId' } as const;
 
-/** The statement of the rows of `table` that make up the revision (tombstones excluded), for reads that build on it. */
-export function rowsAt(table: Versioned, at: RevisionPoint, only?: { key: string }): Prisma.Sql {
+/** Some keys of a revision: one, a list, or the value of an expression (a column of an outer query, say). */
+export type OnlyKeys = { key: string } | { keys: readonly string[] } | { keyIs: Prisma.Sql };
+
+/**
+ * The statement of the rows of `table` that make up the revision (tombstones excluded), for reads that build on it;
+ * `only` some keys, read through the key's index.
+ */
+export function rowsAt(table: Versioned, at: RevisionPoint, only?: OnlyKeys): Prisma.Sql {
   const t = Prisma.raw(`"${table}"`);
   const key = Prisma.raw(`"${keyColumn[table]}"`);
-  const one = only ? Prisma.sql`AND v.${key} = ${only.key}` : Prisma.empty;
+  const one = !only
+    ? Prisma.empty
+    : 'key' in only
+      ? Prisma.sql`AND v.${key} = ${only.key}`
+      : 'keys' in only
+        ? Prisma.sql`AND v.${key} = ANY(${only.keys}::text[])`
+        : Prisma.sql`AND v.${key} = ${only.keyIs}`;
   const valid = (seq: number) => Prisma.sql`v."validFrom" <= ${seq} AND (v."validTo" IS NULL OR v."validTo" > ${seq})`;
   if (at.line === MAIN) {
     return Prisma.sql`SELECT v.* FROM ${t} v WHERE v."spaceId" = ${at.spaceId} AND v.line = ${MAIN} AND ${valid(at.seq)} ${one}`;
@@ -47,6 +59,37 @@ export const pageAt = async (sql: SqlRunner, at: RevisionPoint, pageId: string) 
 export const fileAt = async (sql: SqlRunner, at: RevisionPoint, fileId: string) =>
   (await sql<FileVersion>(rowsAt('FileVersion', at, { key: fileId })))[0] ?? null;
 
+/** The keys of pages and of files, by table. */
+export interface ChangedKeys {
+  pages: string[];
+  files: string[];
+}
+
+/**
+ * The pages and files where a change request's revision `line`, or the primary content at `mainSeq`, may differ from
+ * the primary content at the line's base, `baseSeq`: the line's own rows at its seq (its tombstones included), and the
+ * primary rows that began or ended after `baseSeq`. Every other key holds the same row in all three, so a merge reads
+ * and writes these alone. One statement, through the indexes on where rows begin and end.
+ */
+export async function changedKeys(sql: SqlRunner, line: RevisionPoint, baseSeq: number, mainSeq: number): Promise<ChangedKeys> {
+  const of = (table: Versioned) => {
+    const t = Prisma.raw(`"${table}"`);
+    const key = Prisma.raw(`"${keyColumn[table]}"`);
+    const name = Prisma.raw(`'${table}'`);
+    const where = Prisma.sql`"spaceId" = ${line.spaceId} AND line =`;
+    return Prisma.sql`
+      SELECT ${name} AS "table", ${key} AS key FROM ${t}
+       WHERE ${where} ${line.line} AND "validFrom" <= ${line.seq} AND ("validTo" IS NULL OR "validTo" > ${line.seq})
+      UNION SELECT ${name}, ${key} FROM ${t} WHERE ${where} ${MAIN} AND "validFrom" > ${baseSeq} AND "validFrom" <= ${mainSeq}
+      UNION SELECT ${name}, ${key} FROM ${t} WHERE ${where} ${MAIN} AND "validTo" > ${baseSeq} AND "validTo" <= ${mainSeq}`;
+  };
+  const rows = await sql<{ table: Versioned; key: string }>(Prisma.sql`${of('PageVersion')} UNION ${of('FileVersion')}`);
+  return {
+    pages: rows.filter((row) => row.table === 'PageVersion').map((row) => row.key),
+    files: rows.filter((row) => row.table === 'FileVersion').map((row) => row.key),
+  };
+}
+
 /** A page's content as a revision writes it (everything but where and when it holds). */
 export type PageContent = Omit<PageVersion, 'id' | 'spaceId' | 'line' | 'validFrom' | 'validTo' | 'deleted'>;
 export type FileContent = Omit<FileVersion, 'id' | 'spaceId' | 'line' | 'validFrom' | 'validTo' | 'deleted'>;
@@ -61,7 +104,6 @@ export function pageContent(
     emoji: null,
     icon: null,
     description: null,
-    documentId: null,
     document: null,
     markdown: null,
     target: null,
@@ -154,7 +196,6 @@ export const pageColumns = [
   'icon',
   'slug',
   'description',
-  'documentId',
   'document',
   'markdown',
   'target',

@@ -1,6 +1,7 @@
 // The content of a revision as the API shows it: the Revision (its page tree, files and history), its pages (with
 // their paths and subpages, and a body in either format when asked for one page) and its files (with signed download
-// URLs), and a space's current content, `Space.content`, which `ChangeRequest.content` (src/change-requests) mirrors.
+// URLs); a space's current content, `Space.content`, which `ChangeRequest.content` (src/change-requests) mirrors, any
+// revision of the space, `Space.revision(id)`, and any document of the space, `Space.document(id)`.
 import { downloadUrl } from '../files/download.js';
 import type { Revision as RevisionRow } from '../generated/prisma/client.js';
 import { PageType, RevisionType } from '../generated/prisma/enums.js';
@@ -14,13 +15,18 @@ import { Space } from '../spaces/types.js';
 import { ContentLayout } from './addresses.js';
 import { documentToMarkdown, markdownToDocument, storedAddressOf } from './document.js';
 import { FILE_ID_PREFIX, PAGE_ID_PREFIX } from './markdown.js';
-import { bodyOf, fileList, fileOf, filesOf, type PageNode, treeOf } from './read.js';
+import { bodyOf, documentOf, fileList, fileOf, filesOf, type PageBody, type PageNode, treeOf } from './read.js';
 import { type FileContent, MAIN } from './store.js';
 
 /** A revision as the API shows it; `metadata: false` (GitBook's query parameter) leaves git metadata out. */
 export interface RevisionContent {
   revision: RevisionRow;
   metadata: boolean;
+  /**
+   * Whether its pages have the addresses of the space's current content in the app, not addresses under the revision's;
+   * by default, a revision of the primary line's do (a past one's only when read as `Space.revision`).
+   */
+  live?: boolean;
 }
 
 type PageFormat = 'document' | 'markdown';
@@ -58,8 +64,8 @@ const AppUrls = builder.objectRef<{ app: string }>('RevisionAppUrls').implement(
 
 /** The app's address of a revision, and of a page in it (the current content's pages have their own). */
 const revisionAppUrl = (ctx: Context, revision: RevisionRow) => appUrl(ctx, `s/${revision.spaceId}/~/revisions/${revision.id}`);
-const pageAppUrl = (ctx: Context, revision: RevisionRow, path: string) =>
-  revision.line === MAIN ? appUrl(ctx, `s/${revision.spaceId}/${path}`) : `${revisionAppUrl(ctx, revision)}/${path}`;
+const pageAppUrl = (ctx: Context, { revision, live }: RevisionContent, path: string) =>
+  (live ?? revision.line === MAIN) ? appUrl(ctx, `s/${revision.spaceId}/${path}`) : `${revisionAppUrl(ctx, revision)}/${path}`;
 
 interface Layout {
   width: string;
@@ -132,6 +138,9 @@ const PageLayout = builder.objectRef<Layout>('RevisionPageLayout').implement({
   }),
 });
 
+/** A page's body as GitBook's JSON document: the stored one, else its markdown converted. */
+const asDocument = (body: PageBody | null, title: string) => body?.document ?? markdownToDocument(body?.markdown ?? '', title);
+
 /**
  * A page's body in a format: what is stored in it, else converted from what is stored in the other. In markdown, its
  * references to pages and files are addresses relative to its file in the tree it was found in (addresses.ts); the
@@ -142,7 +151,7 @@ async function bodyIn(ctx: Context, view: PageView, format: PageFormat) {
   if (view.format !== format || page.type !== 'document') return null;
   const { revision } = view.content;
   const body = await bodyOf(ctx, { revision, pageId: page.pageId });
-  if (format === 'document') return body?.document ?? markdownToDocument(body?.markdown ?? '', page.title);
+  if (format === 'document') return asDocument(body, page.title);
   const markdown = body?.markdown ?? (body?.document ? documentToMarkdown(body.document, storedAddressOf) : '');
   if (!markdown.includes(PAGE_ID_PREFIX) && !markdown.includes(FILE_ID_PREFIX)) return markdown;
   const tree = await treeOf(ctx, revision);
@@ -160,6 +169,23 @@ const WITH_ADDRESS = ['document', 'group', 'computed'];
 const WITH_SUBPAGES = ['document', 'group'];
 
 const KIND: Record<string, string> = { document: 'sheet', group: 'group', link: 'link' };
+
+const NO_META_LINKS = { canonical: null, alternates: [] } as const;
+
+const PageMetaLinks = builder.objectRef<{ canonical: null; alternates: readonly never[] }>('RevisionPageMetaLinks').implement({
+  description:
+    'The links a page’s <head> declares: GitBook’s page metadata. This server stores none for a page (neither its ' +
+    'editor nor front matter sets them), so a site shows the page’s own address as canonical and no alternates.',
+  fields: (t) => ({
+    canonical: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'A content reference to a page or a URL.',
+      resolve: (links) => links.canonical,
+    }),
+    alternates: t.field({ type: ['JSON'], description: 'Content references to pages or URLs.', resolve: (links) => links.alternates }),
+  }),
+});
 
 export const RevisionPage = builder.objectRef<PageView>('RevisionPage');
 RevisionPage.implement({
@@ -180,7 +206,7 @@ RevisionPage.implement({
     urls: t.field({
       type: AppUrls,
       nullable: true,
-      resolve: ofTypes(WITH_ADDRESS, (view, ctx) => ({ app: pageAppUrl(ctx, view.content.revision, view.node.path!) })),
+      resolve: ofTypes(WITH_ADDRESS, (view, ctx) => ({ app: pageAppUrl(ctx, view.content, view.node.path!) })),
     }),
     slug: t.string({
       nullable: true,
@@ -193,7 +219,12 @@ RevisionPage.implement({
       resolve: ofTypes(WITH_ADDRESS, (view) => view.node.path),
     }),
     description: t.string({ nullable: true, resolve: ofTypes(DOCUMENT, (view) => view.node.page.description) }),
-    documentId: t.string({ nullable: true, resolve: ofTypes(DOCUMENT, (view) => view.node.page.documentId) }),
+    documentId: t.string({
+      nullable: true,
+      description:
+        'Names the page’s document as this revision holds it (`Space.document`): the same in every revision where the page is unchanged.',
+      resolve: ofTypes(DOCUMENT, async (view, ctx) => (await treeOf(ctx, view.content.revision)).documentIds.get(view.node.page.pageId)),
+    }),
     pages: t.field({
       type: [RevisionPage],
       nullable: true,
@@ -226,6 +257,7 @@ RevisionPage.implement({
       }),
     }),
     computed: t.field({ type: 'JSON', nullable: true, resolve: ofTypes(['document', 'computed'], (view) => view.node.page.computed) }),
+    metaLinks: t.field({ type: PageMetaLinks, description: 'The page’s canonical and alternate links.', resolve: () => NO_META_LINKS }),
     markdown: t.string({
       nullable: true,
       description: 'The body as markdown, on a document page asked for with format markdown.',
@@ -326,6 +358,18 @@ export const Revision = builder.objectRef<RevisionContent>('Revision').implement
         return { content, node, format: args.format ?? 'document' };
       },
     }),
+    pageDocument: t.field({
+      type: 'JSON',
+      description: 'A document page’s body as GitBook’s JSON document.',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (content, args, ctx) => {
+        const node = (await treeOf(ctx, content.revision)).byId.get(args.id);
+        if (!node) throw notFound('Page');
+        // Groups, links and computed pages have no body.
+        if (node.page.type !== 'document') throw notFound('Document');
+        return asDocument(await bodyOf(ctx, { revision: content.revision, pageId: args.id }), node.page.title);
+      },
+    }),
     pageByPath: t.field({
       type: RevisionPage,
       description: 'A document or group page by path (`parent/child`), with its body.',
@@ -355,16 +399,44 @@ export const contentArgs = builder.args((t) => ({
 }));
 
 /** What a `content` field answers (the space's, a change request's): the revision `revisionId`, read with its peers. */
-export const contentOf = async (ctx: Context, revisionId: string, args: { metadata?: boolean | null }): Promise<RevisionContent> => ({
+export const contentOf = async (
+  ctx: Context,
+  revisionId: string,
+  args: { metadata?: boolean | null },
+  live?: boolean,
+): Promise<RevisionContent> => ({
   revision: await batchedRowById<RevisionRow>(ctx, 'Revision', revisionId),
   metadata: args.metadata ?? true,
+  live,
 });
 
-builder.objectField(Space, 'content', (t) =>
-  t.field({
+// Whoever reads the space reads its content, its history and its documents.
+builder.objectFields(Space, (t) => ({
+  content: t.field({
     type: Revision,
     description: 'The space’s current content (its active revision).',
     args: contentArgs,
     resolve: (space, args, ctx) => contentOf(ctx, space.revisionId!, args),
   }),
-);
+  revision: t.field({
+    type: Revision,
+    description: 'Any revision of the space: of its primary content or of a change request, current or past.',
+    args: { id: t.arg.id({ required: true }), ...contentArgs },
+    resolve: async (space, args, ctx) => {
+      const content = await contentOf(ctx, args.id, args, args.id === space.revisionId);
+      // Another space's revision is not found, as an unknown id is: an id tells nothing of a space one may not see.
+      if (content.revision.spaceId !== space.id) throw notFound('Revision');
+      return content;
+    },
+  }),
+  document: t.field({
+    type: 'JSON',
+    description: 'A document page’s body as GitBook’s JSON document, by its `documentId`, in any revision of the space.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (space, args, ctx) => {
+      const document = await documentOf(ctx, { spaceId: space.id, documentId: args.id });
+      if (!document) throw notFound('Document');
+      return asDocument(document, document.title);
+    },
+  }),
+}));

@@ -242,7 +242,7 @@ describe('requested reviewers', () => {
     expect((await t.request('POST', path, { token: world.editor.token, body })).status).toBe(409);
   });
 
-  it('lists the change requests a user is asked to review, directly or through a team (asked through GraphQL)', async () => {
+  it('lists the change requests a user is asked to review, directly or through a team (asked through GraphQL), in a space and the organization', async () => {
     const own = await buildSpace(t.prisma, { organizationId: world.organizationId });
     const [direct, throughTeam, neither] = [
       await changeRequestBy(world.editor, own.id),
@@ -276,6 +276,15 @@ describe('requested reviewers', () => {
       token: world.reader.token,
     });
     expect(none.body.count).toBe(0);
+    const organizationWide = await t.request(
+      'GET',
+      `/v1/orgs/${world.organizationId}/change-requests?status=draft&requestedReviewer=${member.userId}`,
+      {
+        token: world.reader.token,
+      },
+    );
+    expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/change-requests', 200, organizationWide.body);
+    expect(organizationWide.body.items.map((item: { id: string }) => item.id).sort()).toEqual([direct, throughTeam].sort());
 
     // A team member's review answers the team's request.
     const answered = await review(throughTeam, member, { status: 'approved' }, own.id);

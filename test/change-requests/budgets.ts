@@ -5,11 +5,13 @@ import type { DomainBudgets } from '../support/budgets.js';
 
 // Per request: token, space, memberships; then the change request, its facts (comments, outdated) and its creator. Creating
 // adds BEGIN, the space's number, its revision, the new revision and the change request, COMMIT (no facts: they are known).
-// A content batch, a merge and an update read whole revisions (pages and files of each side: a constant number of
-// statements whatever the content's size) and write rows for what changed; a merge first reads its merge rules (one
-// statement while there are none). A content read is the space's content read (test/revisions/budgets.ts) and the change
-// request: token, memberships, space, change request, its revision, then the page tree, the files or the file (the page
-// reads add the page's body).
+// A content batch reads the pages it names (with their ancestors), and their siblings or subpages where it places or
+// deletes pages; a merge and an update read the keys either side changed, then those pages and those files on the three
+// sides (one statement each), and the tree's ids and parents only when pages were added, deleted or moved. All write
+// rows for what changed: a constant number of statements whatever the content's size. A merge first reads its merge
+// rules (one statement while there are none). A content read is the space's content read (test/revisions/budgets.ts)
+// and the change request: token, memberships, space, change request, its revision, then the page tree, the files or the
+// file (the page reads add the page's body).
 
 const CHANGE_REQUESTS = '/v1/spaces/:spaceId/change-requests';
 const CONTENT = `GET ${CHANGE_REQUESTS}/:changeRequestId/content`;
@@ -17,21 +19,26 @@ const CONTENT = `GET ${CHANGE_REQUESTS}/:changeRequestId/content`;
 export const changeRequestsBudgets: DomainBudgets = {
   budgets: {
     [`GET ${CHANGE_REQUESTS}`]: 6,
+    // Token, memberships, the page, the facts, the spaces of the page (their levels), the creators.
+    'GET /v1/orgs/:organizationId/change-requests': 6,
+    // Token, memberships, the space, the change request, its contributors in one statement, their users.
+    [`GET ${CHANGE_REQUESTS}/:changeRequestId/contributors`]: 6,
     [`POST ${CHANGE_REQUESTS}`]: 10,
     [`GET ${CHANGE_REQUESTS}/:changeRequestId`]: 6,
     [`PATCH ${CHANGE_REQUESTS}/:changeRequestId`]: 7,
     [`POST ${CHANGE_REQUESTS}/:changeRequestId/content`]: 16,
     [`GET ${CHANGE_REQUESTS}/:changeRequestId/changes`]: 9,
-    [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: 22,
-    [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: 18,
+    [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: 19,
+    [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: 15,
     [CONTENT]: 7,
     [`${CONTENT}/pages`]: 6,
     [`${CONTENT}/files`]: 6,
     [`${CONTENT}/files/:fileId`]: 6,
     [`${CONTENT}/page/:pageId`]: 7,
     [`${CONTENT}/path/:pagePath`]: 7,
+    [`${CONTENT}/page/:pageId/meta-links`]: 6,
   },
-  calls: async ({ t, admin, space }) => {
+  calls: async ({ t, admin, space, organizationId }) => {
     const base = `/v1/spaces/${space.id}/change-requests`;
     const created = await t.request('POST', base, { token: admin.token, body: { subject: 'Budget' } });
     if (created.status !== 201) throw new Error(`Cannot create the budget's change request: ${created.text}`);
@@ -56,6 +63,8 @@ export const changeRequestsBudgets: DomainBudgets = {
     if (install?.path !== 'guide/install') throw new Error(`Cannot build the budget's change request content: ${pages.text}`);
     return {
       [`GET ${CHANGE_REQUESTS}`]: { path: `${base}?status=draft` },
+      'GET /v1/orgs/:organizationId/change-requests': { path: `/v1/orgs/${organizationId}/change-requests?status=draft&status=open` },
+      [`GET ${CHANGE_REQUESTS}/:changeRequestId/contributors`]: { path: `${base}/${created.body.id}/contributors` },
       [`POST ${CHANGE_REQUESTS}`]: { path: base, body: { subject: 'Another' } },
       [`GET ${CHANGE_REQUESTS}/:changeRequestId`]: { path: `${base}/${created.body.id}` },
       [`PATCH ${CHANGE_REQUESTS}/:changeRequestId`]: { path: `${base}/${created.body.id}`, body: { subject: 'Budget, renamed' } },
@@ -70,6 +79,7 @@ export const changeRequestsBudgets: DomainBudgets = {
       [`${CONTENT}/page/:pageId`]: { path: `${readBase}/page/${install.id}` },
       // Nested, with its slash as GitBook's client sends it.
       [`${CONTENT}/path/:pagePath`]: { path: `${readBase}/path/guide/install` },
+      [`${CONTENT}/page/:pageId/meta-links`]: { path: `${readBase}/page/${install.id}/meta-links` },
     };
   },
 };

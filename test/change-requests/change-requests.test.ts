@@ -488,7 +488,8 @@ describe('GET /v1/spaces/{spaceId}/change-requests', () => {
         { spaceId: space.id, line: cr.id, parent, type: 'edits', createdById: world.admin.userId },
         {},
       );
-      await tx.changeRequest.update({ where: { id: cr.id }, data: { revisionId: revision.id } });
+      // Stamped with the service's clock, as a content batch does (Prisma's own stamp is the wall clock).
+      await tx.changeRequest.update({ where: { id: cr.id }, data: { revisionId: revision.id, updatedAt: t.clock.now() } });
     });
     expect(await openBy(`contributor=${world.admin.userId}`)).toEqual(
       newestFirst([...numbers.open.filter((n) => !byOther.includes(n)), target]),

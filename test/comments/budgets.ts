@@ -30,6 +30,9 @@ export const commentsBudgets: DomainBudgets = {
   budgets: {
     ...budgetsOf(COMMENTS, [8, 8, 8, 12, 5, 8, 8, 8, 11, 5]),
     ...budgetsOf(CR_COMMENTS, [9, 9, 9, 13, 6, 9, 9, 9, 12, 6]),
+    // Token, memberships, the space (and the change request), the page of members, their counts, their users.
+    'GET /v1/spaces/:spaceId/commenters': 6,
+    'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/commenters': 7,
   },
   calls: async ({ t, admin, space }) => {
     const changeRequest = (await t.request('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: {} })).body
@@ -60,6 +63,10 @@ export const commentsBudgets: DomainBudgets = {
     const calls: Record<string, BudgetCall> = {
       ...(await callsUnder(COMMENTS, `/v1/spaces/${space.id}/comments`)),
       ...(await callsUnder(CR_COMMENTS, `/v1/spaces/${space.id}/change-requests/${changeRequest}/comments`)),
+      'GET /v1/spaces/:spaceId/commenters': { path: `/v1/spaces/${space.id}/commenters` },
+      'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/commenters': {
+        path: `/v1/spaces/${space.id}/change-requests/${changeRequest}/commenters`,
+      },
     };
     return calls;
   },

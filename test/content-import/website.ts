@@ -9,6 +9,8 @@ export interface Answer {
   type?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Answered once this settles: a page the test holds back (the request is recorded as it arrives). */
+  after?: Promise<unknown>;
 }
 
 export interface Website {
@@ -27,8 +29,12 @@ export async function serveWebsite(pages: (origin: string) => Record<string, Ans
     requests.push(req.url ?? '');
     const answer = answers[new URL(req.url ?? '/', 'http://site').pathname];
     if (!answer) return res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-    res.writeHead(answer.status ?? 200, { 'content-type': answer.type ?? 'text/html; charset=utf-8', ...answer.headers });
-    res.end(answer.body ?? '');
+    const reply = () => {
+      res.writeHead(answer.status ?? 200, { 'content-type': answer.type ?? 'text/html; charset=utf-8', ...answer.headers });
+      res.end(answer.body ?? '');
+    };
+    if (answer.after) void answer.after.then(reply);
+    else reply();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

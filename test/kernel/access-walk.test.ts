@@ -172,10 +172,15 @@ beforeAll(async () => {
   addTo('IntegrationInstallation', w.installation);
   addTo('OpenAPISpecVersion', w.version);
   addTo('BackgroundJob', w.job);
+  addTo('ImportRun', w.secretImportRun, w.openImportRun);
   addTo('emailDomain', 'leakdomain.example');
   addTo('query', 'LEAKpage', 'LEAKbody');
   addTo('source', '/old');
   addTo('RevisionPage', ...w.pageIds);
+  // Every revision of the open and the secret space, asked for under each space.
+  const revisions = await t.prisma.revision.findMany({ where: { spaceId: { in: [w.openSpace, w.secretSpace] } } });
+  const secretRevisions = revisions.filter((revision) => revision.spaceId === w.secretSpace).map((revision) => revision.id);
+  addTo('Revision', ...revisions.map((revision) => revision.id));
   addTo('path', 'leakpage', 'open-page');
   // No file nor Git sync operation exists: an id of none still walks the field.
   addTo('RevisionFile', 'noSuchFile');
@@ -189,6 +194,8 @@ beforeAll(async () => {
     ...w.secretComments,
     ...w.secretReviews,
     ...w.secretPageIds,
+    ...secretRevisions,
+    w.secretImportRun,
   ];
   const secretContentWords = [
     'LEAKspace',
@@ -202,6 +209,7 @@ beforeAll(async () => {
     'LEAKcrcomment',
     'LEAKreview',
     'LEAKvalue',
+    'LEAKimport',
   ];
   const adminOnly = [w.shareLink, w.saml, w.invite, w.installation, w.job];
   const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKjob'];
@@ -215,6 +223,7 @@ beforeAll(async () => {
       ...w.openChangeRequests,
       ...w.openComments,
       ...w.openReviews,
+      w.openImportRun,
       w.site,
       w.openSiteSpace,
       w.secretSiteSpace,

@@ -53,6 +53,17 @@ const endpoints: Record<string, Endpoint> = {
   'GET /v1/spaces/:spaceId/content/files/:fileId': { action: 'view' },
   'GET /v1/spaces/:spaceId/content/page/:pageId': { action: 'view' },
   'GET /v1/spaces/:spaceId/content/path/:pagePath': { action: 'view' },
+  'GET /v1/spaces/:spaceId/content/page/:pageId/meta-links': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/pages': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/files': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/files/:fileId': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/page/:pageId': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/document': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/path/:pagePath': { action: 'view' },
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/changes': { action: 'view' },
+  'GET /v1/spaces/:spaceId/documents/:documentId': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests': { action: 'view' },
   'POST /v1/spaces/:spaceId/change-requests': { action: 'edit', body: () => ({ subject: 'Matrix' }) },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId': { action: 'view' },
@@ -62,12 +73,15 @@ const endpoints: Record<string, Endpoint> = {
     body: () => ({ changes: [{ operation: 'insert_page', title: 'Matrix', document: {} }] }),
   },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/changes': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/contributors': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/commenters': { action: 'view', also: 'listMembers' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/pages': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId': { action: 'view' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/path/:pagePath': { action: 'view' },
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/meta-links': { action: 'view' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge': { action: 'merge' },
   // Change request 1 written by someone who is none of the personas: its author never reviews it.
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews': {
@@ -86,6 +100,7 @@ const endpoints: Record<string, Endpoint> = {
   'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers/:userId': { action: 'edit' },
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update': { action: 'edit' },
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf': { action: 'view' },
+  'GET /v1/spaces/:spaceId/pdf': { action: 'view' },
   // The service's own API reference page, on loopback (this app allows private addresses for it): one page, no database.
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content/import': {
     action: 'edit',
@@ -101,6 +116,7 @@ const endpoints: Record<string, Endpoint> = {
   'GET /v1/spaces/:spaceId/integration-scripts': { action: 'view' },
   'PATCH /v1/spaces/:spaceId/custom-fields': { action: 'edit', body: () => ({ values: {} }) },
   'GET /v1/spaces/:spaceId/comments': { action: 'view' },
+  'GET /v1/spaces/:spaceId/commenters': { action: 'view', also: 'listMembers' },
   'POST /v1/spaces/:spaceId/comments': { action: 'comment', body: () => ({ body: { markdown: 'Matrix' } }) },
   'GET /v1/spaces/:spaceId/comments/:commentId': { action: 'view' },
   'PUT /v1/spaces/:spaceId/comments/:commentId': { action: 'comment', body: () => ({ resolved: true }) },
@@ -188,7 +204,7 @@ async function freshObject(kind: Kind, deleted: boolean): Promise<string> {
       ? (await buildSpace(t.prisma, { organizationId, title: 'Matrix', deletedAt: deleted ? t.clock.now() : null })).id
       : (await buildCollection(t.prisma, { organizationId, title: 'Matrix' })).id;
   await t.prisma.contentGrant.create({ data: { id: newId(), organizationId, [`${kind}Id`]: id, teamId: grantedTeam, role: 'edit' } });
-  // A page and a file, and change request 1, for the endpoints of content and of a change request.
+  // A page and a file, and change request 1, for the endpoints of content, of its revision and of a change request.
   if (kind === 'space' && !deleted) {
     await publish(t.prisma, id, { pages: [page('matrixPage', 'Matrix')], files: [file('matrixFile', 'matrix.png')] });
     expect((await t.request('POST', `/v1/spaces/${id}/change-requests`, { token: world.admin.token })).status).toBe(201);
@@ -227,6 +243,14 @@ async function reviewed(spaceId: string) {
   });
 }
 
+/** The path with the ids of the space's content filled in: its current revision, and the matrix page's document. */
+async function withContentIds(path: string, spaceId: string): Promise<string> {
+  if (!path.includes(':revisionId') && !path.includes(':documentId')) return path;
+  const { revisionId } = await t.prisma.space.findUniqueOrThrow({ where: { id: spaceId } });
+  const document = await t.prisma.pageVersion.findFirstOrThrow({ where: { spaceId, pageId: 'matrixPage' } });
+  return path.replace(':revisionId', revisionId!).replace(':documentId', document.id);
+}
+
 /** The `permissions` the persona reads on the object, or null when it is not found for them. */
 async function advertised(kind: Kind, id: string, person: Person): Promise<Record<string, boolean> | null> {
   const res = await t.request('GET', `/v1/${kind}s/${id}`, { token: person.token });
@@ -251,7 +275,7 @@ describe('the permission matrix of content endpoints', () => {
       await endpoint.setup?.(id);
       const permissions = await advertised(kind, id, person);
       const inChangeRequest = route.path.includes('/change-requests/:changeRequestId/comments');
-      const path = route.path
+      const path = (await withContentIds(route.path, id))
         .replace(/:spaceId|:collectionId/, id)
         .replace(':userId', world.reader.userId)
         .replace(':teamId', team)
@@ -267,8 +291,9 @@ describe('the permission matrix of content endpoints', () => {
       outcomes[persona] = res.status;
       // Creating a copy also needs `create` in the organization. A transfer needs the admin role in the object's
       // organization, checked before the target (where only the admin is a member): whoever sees the object without
-      // that role is refused (403), whatever their level on the object. Who else can reach the content, and the teams
-      // granted, are the organization's people: for its members with a role, not for a guest granted the content.
+      // that role is refused (403), whatever their level on the object. Who else can reach the content, who commented
+      // there, and the teams granted, are the organization's people: for its members with a role, not for a guest
+      // granted the content.
       const alsoAllowed =
         endpoint.also === 'createContent'
           ? ['admin', 'creator'].includes(persona)

@@ -53,6 +53,19 @@ describe('a site that publishes a space the reader may not see (issue 21, findin
     }
   });
 
+  it('leaves its change requests out of the organization’s, whatever the filter (the site’s, the space’s)', async () => {
+    const statuses = 'status=draft&status=open&status=merged';
+    for (const filter of ['', `&site=${w.site}`, `&space=${w.secretSpace}`]) {
+      const path = `/v1/orgs/${w.org}/change-requests?${statuses}${filter}`;
+      const mine = await get(path, reader);
+      expect(mine.status, filter).toBe(200);
+      expectMatchesSpec('0202', 'get', '/orgs/{organizationId}/change-requests', 200, mine.body);
+      expect(JSON.stringify(mine.body), filter).not.toMatch(/LEAK/);
+      expect(mine.body.count, filter).toBe(filter.includes('space=') ? 0 : 2);
+      expect(JSON.stringify((await get(path, admin)).body), filter).toMatch(/LEAKopencr/);
+    }
+  });
+
   it('is published by no site, as far as the reader can tell', async () => {
     expect((await get(`/v1/orgs/${w.org}/sites?space=${w.secretSpace}`, reader)).body).toMatchObject({ items: [], count: 0 });
     expect((await get(`/v1/orgs/${w.org}/sites?space=${w.secretSpace}`, admin)).body.count).toBe(1);
@@ -105,6 +118,28 @@ describe('the reviews of a change request in a space the reader may not see', ()
     const mine = await get(open, reader);
     expect(ids(mine.body.items)).toEqual(w.openReviews);
     expect(JSON.stringify(mine.body)).not.toMatch(/LEAKreview/);
+  });
+});
+
+describe('an import run into a space the reader may not see', () => {
+  const runs = () => `/v1/org/${w.org}/imports`;
+
+  it('is left out of the organization’s runs and their count, not found, and cannot be cancelled', async () => {
+    const mine = await get(`${runs()}?limit=1000`, reader);
+    expect(mine.status).toBe(200);
+    expectMatchesSpec('0202', 'get', '/org/{organizationId}/imports', 200, mine.body);
+    expect(ids(mine.body.items)).toEqual([w.openImportRun]);
+    expect(mine.body.count).toBe(1);
+    expect(JSON.stringify(mine.body)).not.toMatch(/LEAK/);
+    for (const filter of [`space=${w.secretSpace}`, `changeRequest=${w.secretChangeRequests[1]}`, `site=${w.site}`]) {
+      const filtered = await get(`${runs()}?${filter}`, reader);
+      expect(ids(filtered.body.items), filter).not.toContain(w.secretImportRun);
+    }
+    expect((await get(`${runs()}/${w.secretImportRun}`, reader)).status).toBe(404);
+    const cancel = await t.request('POST', `${runs()}/${w.secretImportRun}/cancel`, { token: reader.token });
+    expect(cancel.status).toBe(404);
+    expect(ids((await get(`${runs()}?limit=1000`, admin)).body.items)).toEqual([w.openImportRun, w.secretImportRun].sort());
+    expect((await get(`${runs()}/${w.secretImportRun}`, admin)).body.status).toBe('pending');
   });
 });
 

@@ -1,14 +1,19 @@
-// Statement budget of the PDF export (see test/support/budgets.ts), over a change request of two pages, one of which
-// shows an image of the content's files.
+// Statement budgets of the PDF exports (see test/support/budgets.ts): of a change request of two pages, one of which
+// shows an image of the content's files, and of a space of its own whose current content is the same.
+import { file, page, publish } from '../revisions/content.js';
 import type { DomainBudgets } from '../support/budgets.js';
+import { buildSpace } from '../support/factories.js';
 
 // Token, memberships, space, change request; then its revision and the space's row (the document's title), the page
 // tree, the exported pages' bodies, and the files their images may name. Whatever the number of pages.
-const PDF = 'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf';
+const CHANGE_REQUEST_PDF = 'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf';
+// Token, memberships, space; then its revision, the page tree, the exported pages' bodies, and the files their images
+// may name. Whatever the number of pages.
+const SPACE_PDF = 'GET /v1/spaces/:spaceId/pdf';
 
 export const pdfBudgets: DomainBudgets = {
-  budgets: { [PDF]: 9 },
-  calls: async ({ t, admin, space }) => {
+  budgets: { [CHANGE_REQUEST_PDF]: 9, [SPACE_PDF]: 7 },
+  calls: async ({ t, admin, organizationId, space }) => {
     const base = `/v1/spaces/${space.id}/change-requests`;
     const created = await t.request('POST', base, { token: admin.token, body: { subject: 'Printing' } });
     const changes = [
@@ -18,6 +23,18 @@ export const pdfBudgets: DomainBudgets = {
     ];
     const edited = await t.request('POST', `${base}/${created.body.id}/content`, { token: admin.token, body: { changes } });
     if (edited.status !== 200) throw new Error(`Cannot build the PDF budget's change request: ${edited.text}`);
-    return { [PDF]: { path: `${base}/${created.body.id}/pdf` } };
+
+    const printed = await buildSpace(t.prisma, { organizationId, title: 'Printed' });
+    await publish(t.prisma, printed.id, {
+      pages: [
+        page('budgetPdfGuide', 'Guide', { markdown: 'Text with ![a dot](dot.txt).\n' }),
+        page('budgetPdfInstall', 'Install', { parentId: 'budgetPdfGuide', markdown: '## Steps\n\n1. Download\n2. Run\n' }),
+      ],
+      files: [file('budgetPdfDot', 'dot.txt', { contentType: 'text/plain' })],
+    });
+    return {
+      [CHANGE_REQUEST_PDF]: { path: `${base}/${created.body.id}/pdf` },
+      [SPACE_PDF]: { path: `/v1/spaces/${printed.id}/pdf` },
+    };
   },
 };

@@ -1,25 +1,27 @@
-// The PDF export of a change request's content: through GitBook's client, matching its published spec (0.202.0); the
-// link downloaded without a token and the PDF parsed (pdf-parse): pages' titles and text in tree order, each page from
-// a new PDF page, the markdown's blocks, link annotations, embedded images and alt text, `page` and `only`; who may
-// export; the limits; what it costs, whatever the number of pages. Setting PDF_SCREENSHOT=<file.png> writes page 1
-// of the export rendered as PNG there, for a look.
+// The PDF export of a change request's content and of a space's current content: through GitBook's client, matching
+// its published spec (0.202.0); the link downloaded without a token and the PDF parsed (pdf-parse): pages' titles and
+// text in tree order, each page from a new PDF page, the markdown's blocks, link annotations, embedded images and alt
+// text, `page` and `only`; who may export; the limits; how long the link works; what it costs, whatever the number of
+// pages. Setting PDF_SCREENSHOT=<file.png> writes page 1 of the export rendered as PNG there, for a look.
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { storeFile } from '../../src/files/storage.js';
 import type { Space } from '../../src/generated/prisma/client.js';
 import { renderPdf } from '../../src/pdf/render.js';
 import { MAX_PDF_PAGES } from '../../src/pdf/service.js';
 import { PdfTooLarge } from '../../src/pdf/source.js';
 import { parseMarkdown } from '../../src/revisions/markdown.js';
-import { page, publish } from '../revisions/content.js';
+import { file, page, publish } from '../revisions/content.js';
 import { useApi } from '../support/app.js';
 import { buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
 const SPEC_PATH = '/spaces/{spaceId}/change-requests/{changeRequestId}/pdf';
+const SPACE_SPEC_PATH = '/spaces/{spaceId}/pdf';
 /** Where pdf.js finds the standard fonts' substitutes, to render pages as a viewer shows them. */
 const STANDARD_FONTS = `${path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
@@ -351,16 +353,19 @@ describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () =>
     expect((await get('?only=maybe')).status).toBe(400);
   });
 
-  it(`refuses an export of more than ${MAX_PDF_PAGES} pages, naming "page", and exports a part of it`, async () => {
+  it(`refuses an export of more than ${MAX_PDF_PAGES} pages, of a change request or a space, naming "page", and exports a part of it`, async () => {
     const big = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Big' });
     const pages = Array.from({ length: MAX_PDF_PAGES }, (_, i) => page(`big${i}`, `Page ${i}`, { parentId: 'bigRoot', position: i }));
     await publish(t.prisma, big.id, { pages: [page('bigRoot', 'Root'), ...pages] });
     const cr = await openChangeRequest(big.id, 'Everything');
-    const res = await t.request('GET', `${crPath(big.id, cr.id)}/pdf`, { token: world.reader.token });
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toMatch(/^Invalid "page": the export holds 1001 pages, more than the 1000 of one PDF/);
-    const part = await t.request('GET', `${crPath(big.id, cr.id)}/pdf?page=big7`, { token: world.reader.token });
-    expect(part.status, part.text).toBe(200);
+    // The change request's export and the space's alike.
+    for (const path of [`${crPath(big.id, cr.id)}/pdf`, `/v1/spaces/${big.id}/pdf`]) {
+      const res = await t.request('GET', path, { token: world.reader.token });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.message).toMatch(/^Invalid "page": the export holds 1001 pages, more than the 1000 of one PDF/);
+      const part = await t.request('GET', `${path}?page=big7`, { token: world.reader.token });
+      expect(part.status, part.text).toBe(200);
+    }
   });
 
   it('stops a PDF past its size cap', async () => {
@@ -383,6 +388,25 @@ describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () =>
     await expect(renderPdf({ ...source, maxBytes: Math.floor(whole.length / 2) })).rejects.toBeInstanceOf(PdfTooLarge);
   });
 
+  it('keeps every letter as text, whatever the PDFs made before it', async () => {
+    const source = (markdown: string) => ({
+      title: 'Letters',
+      subject: 'Letters',
+      creator: 'Test',
+      createdAt: new Date('2026-01-01T00:00:00Z'),
+      pages: [{ id: 'p', title: 'Letters', description: null, depth: 0, markdown: parseMarkdown(markdown) }],
+      imageOf: () => null,
+      linkOf: () => null,
+      maxBytes: 10 * 1024 * 1024,
+    });
+    // Ŷ is drawn as a Y and a circumflex: the PDF of it embeds the Y as a part, without a character of its own.
+    await renderPdf(source('```\nŶ\n```\n'));
+    const parser = new PDFParse({ data: new Uint8Array(await renderPdf(source('```\nYes\n```\n'))) });
+    const { text } = await parser.getText();
+    await parser.destroy();
+    expect(text).toContain('Yes');
+  });
+
   it('answers 401 without a token, 404 to those who cannot see the space and for a change request that is not there', async () => {
     const path = `${crPath(space.id, changeRequest.id)}/pdf`;
     expect((await t.request('GET', path)).status).toBe(401);
@@ -398,7 +422,7 @@ describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () =>
     expect((await t.request('GET', `${crPath(space.id, elsewhere.id)}/pdf`, { token: world.reader.token })).status).toBe(404);
   });
 
-  it('runs as many statements for 200 pages as for one', async () => {
+  it('runs as many statements for 200 pages as for one, of a change request and of a space', async () => {
     const statements = async (count: number) => {
       const book = await buildSpace(t.prisma, { organizationId: world.organizationId, title: `Book of ${count}` });
       const markdown = '## Part\n\nText with ![a picture](diagram.png) and a [link](/page-0).\n';
@@ -406,11 +430,15 @@ describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () =>
         pages: Array.from({ length: count }, (_, i) => page(`p${count}x${i}`, `Page ${i}`, { position: i, markdown })),
       });
       const cr = await openChangeRequest(book.id, `${count} pages`);
-      const res = await t.counted('GET', `${crPath(book.id, cr.id)}/pdf`, { token: world.reader.token });
-      expect(res.status, res.text).toBe(200);
-      return res.statements;
+      const counted = [];
+      for (const path of [`${crPath(book.id, cr.id)}/pdf`, `/v1/spaces/${book.id}/pdf`]) {
+        const res = await t.counted('GET', path, { token: world.reader.token });
+        expect(res.status, res.text).toBe(200);
+        counted.push(res.statements);
+      }
+      return counted;
     };
-    expect(await statements(200)).toBe(await statements(1));
+    expect(await statements(200)).toEqual(await statements(1));
   });
 
   it('renders as pages a viewer shows (PDF_SCREENSHOT=<file.png> keeps page 1)', async () => {
@@ -423,5 +451,143 @@ describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', () =>
     expect(Buffer.from(first.data).subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(first.width).toBeGreaterThan(800);
     if (process.env.PDF_SCREENSHOT) writeFileSync(process.env.PDF_SCREENSHOT, first.data);
+  });
+});
+
+describe('GET /v1/spaces/{spaceId}/pdf', () => {
+  let manual: Space;
+  const MANUAL_TITLES = ['Introduction', 'Setup', 'Usage'];
+  const HOUR_MS = 60 * 60 * 1000;
+
+  beforeAll(async () => {
+    manual = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Manual' });
+    const diagram = await storeFile(t.app.services.config, DIAGRAM, 'diagram.png');
+    await publish(t.prisma, manual.id, {
+      pages: [
+        page('intro', 'Introduction', {
+          slug: 'introduction',
+          position: 0,
+          markdown: 'Welcome to the manual. See [the setup page](page-id:setup).\n\n![Manual diagram](diagram.png)\n',
+        }),
+        page('setup', 'Setup', { parentId: 'intro', slug: 'setup', markdown: 'Run the installer.\n' }),
+        page('usage', 'Usage', { position: 1, markdown: 'Daily use.\n' }),
+        page('home', 'Home site', { type: 'link', markdown: null, target: { kind: 'url', url: 'https://example.com' }, position: 2 }),
+      ],
+      files: [file('diagram', 'diagram.png', diagram)],
+    });
+  });
+
+  it('exports the space’s pages in tree order as a signed link to the PDF, through the official client', async () => {
+    const { data, status } = await api().spaces.getSpacePdf(manual.id);
+    expect(status).toBe(200);
+    expectMatchesSpec('0202', 'get', SPACE_SPEC_PATH, 200, data);
+    expect(data.url.startsWith(`${t.url}/files/`)).toBe(true);
+
+    const { res, bytes, text, pages } = await download(data.url);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toBe('inline; filename="Manual.pdf"');
+    const opening = MANUAL_TITLES.map((title) => pages.findIndex((text) => text.trimStart().startsWith(title)));
+    expect(opening.every((index) => index >= 0)).toBe(true);
+    expect([...opening].sort((a, b) => a - b)).toEqual(opening);
+    expect(new Set(opening).size).toBe(MANUAL_TITLES.length);
+    expect(text).not.toContain('Home site');
+    for (const body of ['Welcome to the manual.', 'Run the installer.', 'Daily use.']) expect(text).toContain(body);
+    // The image, a file of the space, is embedded; the link to a page the PDF holds jumps there.
+    expect(text).not.toContain('Manual diagram');
+    const raw = bytes.toString('latin1');
+    expect(raw.split('/S /GoTo').length - 1).toBe(1);
+    expect(raw).toContain('(page-setup)');
+
+    const parser = new PDFParse({ data: new Uint8Array(bytes) });
+    const info = await parser.getInfo({ parsePageInfo: true });
+    const images = await parser.getImage({ imageThreshold: 0 });
+    await parser.destroy();
+    expect(images.pages.flatMap((p) => p.images.map((image) => [image.width, image.height]))).toEqual([[320, 180]]);
+    expect(info.info).toMatchObject({ Title: 'Manual', Subject: 'Current content of Manual', Creator: 'Docs platform management API' });
+    const outline = (nodes: { title: string; items: any[] }[]): unknown[] => nodes.map((node) => [node.title, outline(node.items)]);
+    expect(outline(info.outline ?? [])).toEqual([
+      ['Introduction', [['Setup', []]]],
+      ['Usage', []],
+    ]);
+  });
+
+  it('exports a page with its subpages with `page`, and that page alone with `only` too, linking to the others in the app', async () => {
+    const { data: section } = await api().spaces.getSpacePdf(manual.id, { page: 'intro' });
+    const { text: sectionText } = await download(section.url);
+    expect(MANUAL_TITLES.filter((title) => sectionText.includes(title))).toEqual(['Introduction', 'Setup']);
+
+    const { data: one } = await api().spaces.getSpacePdf(manual.id, { page: 'intro', only: true });
+    const { bytes, text, total } = await download(one.url);
+    expect(total).toBe(1);
+    expect(MANUAL_TITLES.filter((title) => text.includes(title))).toEqual(['Introduction']);
+    const parser = new PDFParse({ data: new Uint8Array(bytes) });
+    const info = await parser.getInfo({ parsePageInfo: true });
+    await parser.destroy();
+    expect(info.pages.flatMap((p) => p.links)).toContainEqual({
+      text: 'the setup page',
+      url: `${t.url}/app/s/${manual.id}/introduction/setup`,
+    });
+  });
+
+  it('exports the space’s current content, not a change request’s', async () => {
+    const { data } = await api().spaces.getSpacePdf(space.id);
+    const { text } = await download(data.url);
+    expect(TITLES.filter((title) => text.includes(title))).toEqual(['Getting started', 'Installing the tool', 'Frequently asked']);
+    expect(text).toContain('Old text.');
+    expect(text).not.toContain('Welcome to the');
+  });
+
+  it('answers a link that works for an hour, and five minutes more at most, where a change request’s works for a day', async () => {
+    const { data } = await api().spaces.getSpacePdf(manual.id, { page: 'usage', only: true });
+    // Within a few minutes, the same export answers the same link.
+    expect((await api(world.admin.token).spaces.getSpacePdf(manual.id, { page: 'usage', only: true })).data.url).toBe(data.url);
+    const { data: changeRequestPdf } = await api().spaces.getChangeRequestPdf(space.id, changeRequest.id, { page: 'faq', only: true });
+    const tampered = new URL(data.url);
+    tampered.searchParams.set('expires', String(Number(tampered.searchParams.get('expires')) + 3600));
+    expect((await fetch(tampered)).status).toBe(403);
+    t.clock.advanceMs(HOUR_MS);
+    try {
+      expect((await fetch(data.url)).status).toBe(200);
+      t.clock.advanceMs(5 * 60 * 1000);
+      const expired = await fetch(data.url);
+      expect([expired.status, (await expired.json()).error.message]).toEqual([403, 'This download link has expired.']);
+      expect((await fetch(changeRequestPdf.url)).status).toBe(200);
+    } finally {
+      t.clock.advanceMs(-HOUR_MS - 5 * 60 * 1000);
+    }
+  });
+
+  it('is in GraphQL as Space.pdf', async () => {
+    const query = `query ($id: ID!) { space(id: $id) { pdf(only: true, page: "usage") { url } } }`;
+    const res = await t.request('POST', '/graphql', { token: world.reader.token, body: { query, variables: { id: manual.id } } });
+    expect(res.status, res.text).toBe(200);
+    const { text } = await download(res.body.data.space.pdf.url);
+    expect(text).toContain('Daily use.');
+  });
+
+  it('answers 404 for a page that is not in the content, 400 for a link page and for `only` without a page', async () => {
+    const get = (query: string) => t.request('GET', `/v1/spaces/${manual.id}/pdf${query}`, { token: world.reader.token });
+    for (const query of ['?page=nowhere', '?page=nowhere&only=true']) {
+      const res = await get(query);
+      expect([res.status, res.body.error.message], query).toEqual([404, 'Page not found']);
+    }
+    for (const query of ['?only=true', '?page=home', '?page=home&only=true']) {
+      const res = await get(query);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.message, query).toMatch(/^Invalid "page": /);
+    }
+    expect((await get('?only=maybe')).status).toBe(400);
+    // A page of another space is not found through this one.
+    expect((await get('?page=faq')).status).toBe(404);
+  });
+
+  it('answers 401 without a token, and 404 to those who cannot see the space and for a space that is not there', async () => {
+    const path = `/v1/spaces/${manual.id}/pdf`;
+    expect((await t.request('GET', path)).status).toBe(401);
+    for (const person of [world.outsider, world.guest]) {
+      const res = await t.request('GET', path, { token: person.token });
+      expect(res.status).toBe(404);
+    }
+    expect((await t.request('GET', '/v1/spaces/nothing/pdf', { token: world.reader.token })).status).toBe(404);
   });
 });

@@ -65,7 +65,8 @@ export interface TestApp {
   clock: TestClock;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T>>;
   /** Sends a request and returns it together with the number of SQL statements the service ran for it. */
-  counted<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T> & { statements: number }>;
+  /** A request, with the statements it ran and the rows they answered. */
+  counted<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T> & { statements: number; rows: number }>;
   /** Stops the service (its worker too) and keeps its database, for another to start on it (a restart). */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -139,9 +140,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     request,
     async counted(method, requestPath, options) {
-      const before = app.db.statements.count;
+      const [before, rowsBefore] = [app.db.statements.count, app.db.statements.rows];
       const response = await request(method, requestPath, options);
-      return { ...response, statements: app.db.statements.count - before };
+      return { ...response, statements: app.db.statements.count - before, rows: app.db.statements.rows - rowsBefore };
     },
     stop,
     async close() {

@@ -1,7 +1,7 @@
 // A world of restricted objects for the access tests: an organization whose admin made, through the API, spaces and
 // collections some members may not see (restricted, or granted to one guest), with content, change requests,
-// comments, a site publishing the open and the restricted spaces, and the organization's own secrets (share link, SAML
-// provider, invite link, installation, job). Titles and bodies of what is restricted carry LEAK words, so that a test
+// comments, import runs, a site publishing the open and the restricted spaces, and the organization's own secrets (share
+// link, SAML provider, invite link, installation, job). Titles and bodies of what is restricted carry LEAK words, so that a test
 // can look for them in any answer.
 import { newId } from '../../src/kernel/ids.js';
 import { refreshEffectiveLevels } from '../../src/kernel/permissions.js';
@@ -135,6 +135,16 @@ export async function buildRestrictedWorld(t: TestApp) {
   await t.prisma.backgroundJob.create({
     data: { id: job, kind: 'LEAKjob', organizationId: org, createdById: world.admin.userId, payload: {}, maxAttempts: 1 },
   });
+  // An import run into each of the secret and the open space (their open change requests), waiting for a worker.
+  const importRun = async (space: string, changeRequest: string, url: string) =>
+    (
+      await ok('POST', `/v1/org/${org}/imports`, {
+        source: { type: 'website', url },
+        target: { space, changeRequest },
+      })
+    ).id as string;
+  const secretImportRun = await importRun(secretSpace, secretChangeRequests[1], 'https://leak.example/LEAKimport');
+  const openImportRun = await importRun(openSpace, openChangeRequests[1], 'https://open.example/docs');
   const saml = (await ok('POST', `${base}/saml`, { label: 'LEAKsaml' })).id as string;
   const invite = (await ok('POST', `${base}/link-invites`, { role: 'read' })).id as string;
   const integrationName = 'leak-integration';
@@ -178,6 +188,8 @@ export async function buildRestrictedWorld(t: TestApp) {
     spec,
     version,
     job,
+    secretImportRun,
+    openImportRun,
     saml,
     invite,
     integrationName,

@@ -31,7 +31,7 @@ export interface EditBatch {
 
 /** One kind of operation. */
 export interface Operation<C extends ContentChange> {
-  /** The pages of the change request whose bodies it reads: the draft reads them with its heads, in one read. */
+  /** The pages of the change request whose bodies it reads: the draft reads them with the first heads, in one read. */
   bodiesRead?(change: C): readonly string[];
   /** Applies the operation to the batch; `field` names it in errors (`changes.<index>`). */
   apply(batch: EditBatch, change: C, field: string): Promise<void> | void;
@@ -45,8 +45,8 @@ export const noPage = (pageId: string, field: string) =>
   badRequest(`Invalid "${field}": no page ${JSON.stringify(pageId)} in the change request.`);
 
 /** The id of a page in the draft named by its id or ref; a 400 naming `field` when there is none. */
-export function existingPage(batch: EditBatch, reference: string, field: string): string {
+export async function existingPage(batch: EditBatch, reference: string, field: string): Promise<string> {
   const id = pageIdOf(batch, reference);
-  if (!batch.draft.has(id)) throw noPage(id, field);
+  if (!(await batch.draft.has(id))) throw noPage(id, field);
   return id;
 }

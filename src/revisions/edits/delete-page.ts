@@ -3,7 +3,7 @@ import { existingPage, type Operation } from './batch.js';
 import type { ContentChange } from './changes.js';
 
 export const deletePage: Operation<Extract<ContentChange, { operation: 'delete_page' }>> = {
-  apply(batch, change, field) {
-    batch.draft.deleteWithSubpages(existingPage(batch, change.page, `${field}.page`));
+  async apply(batch, change, field) {
+    await batch.draft.deleteWithSubpages(await existingPage(batch, change.page, `${field}.page`));
   },
 };

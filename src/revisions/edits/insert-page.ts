@@ -9,12 +9,12 @@ import { type ContentChange, pageFields } from './changes.js';
 const DEFAULT_TITLE = 'Untitled';
 
 export const insertPage: Operation<Extract<ContentChange, { operation: 'insert_page' }>> = {
-  apply(batch, change, field) {
+  async apply(batch, change, field) {
     const { draft, refs, context } = batch;
-    if (change.ref && (refs.has(change.ref) || draft.head(change.ref) !== undefined)) {
+    if (change.ref && (refs.has(change.ref) || (await draft.head(change.ref)) !== undefined)) {
       throw badRequest(`Invalid "${field}.ref": ${JSON.stringify(change.ref)} is used twice in the batch.`);
     }
-    const parentId = change.into ? existingPage(batch, change.into, `${field}.into`) : null;
+    const parentId = change.into ? await existingPage(batch, change.into, `${field}.into`) : null;
     const { meta, markdown, document } = pageFields(change, field);
     const title = meta.title ?? DEFAULT_TITLE;
     const id = newId();
@@ -26,14 +26,14 @@ export const insertPage: Operation<Extract<ContentChange, { operation: 'insert_p
         title,
         emoji: meta.emoji || null,
         icon: meta.icon || null,
-        slug: draft.slugFor(title, meta.slug, parentId, id, field),
+        slug: await draft.slugFor(title, meta.slug, parentId, id, field),
         description: meta.description ?? null,
         document: (document ?? null) as PageContent['document'],
         markdown: markdown ?? null,
         hidden: meta.hidden ?? false,
         noIndex: meta.noIndex ?? false,
         noRobotsIndex: meta.noRobotsIndex ?? false,
-        position: draft.positionAt(parentId, change.at, id),
+        position: await draft.positionAt(parentId, change.at, id),
         createdAt: context.now,
         updatedAt: context.now,
       }),

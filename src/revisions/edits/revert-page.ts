@@ -11,7 +11,7 @@ export const revertPage: Operation<Extract<ContentChange, { operation: 'revert_p
     if (change.block?.length) throw badRequest(`Invalid "${field}.block": reverting single blocks is not supported; revert the page.`);
     const id = change.page;
     const target = await context.pageIn(id, change.revision);
-    if (!target && !draft.has(id)) throw badRequest(`Invalid "${field}.page": no page ${JSON.stringify(id)} to revert.`);
+    if (!target && !(await draft.has(id))) throw badRequest(`Invalid "${field}.page": no page ${JSON.stringify(id)} to revert.`);
     draft.revert(id, target && { ...target, ...(change.revision && { updatedAt: context.now }) }, !change.revision);
     bodiesWritten.delete(id);
   },

@@ -15,13 +15,13 @@ export const updatePage: Operation<Extract<ContentChange, { operation: 'update_p
     const { meta, markdown, document } = pageFields(change, field);
     const next: PageContent = { ...current, updatedAt: context.now };
     if (change.into !== undefined) {
-      const parentId = change.into === null ? null : existingPage(batch, change.into, `${field}.into`);
-      if (parentId && draft.isUnder(parentId, id)) {
+      const parentId = change.into === null ? null : await existingPage(batch, change.into, `${field}.into`);
+      if (parentId && (await draft.isUnder(parentId, id))) {
         throw badRequest(`Invalid "${field}.into": a page cannot move under itself or its subpages.`);
       }
       next.parentId = parentId;
-      next.position = draft.positionAt(parentId, change.at, id);
-    } else if (change.at != null) next.position = draft.positionAt(current.parentId, change.at, id);
+      next.position = await draft.positionAt(parentId, change.at, id);
+    } else if (change.at != null) next.position = await draft.positionAt(current.parentId, change.at, id);
     const title = meta.title;
     if (title) next.title = title;
     if (meta.emoji !== undefined) next.emoji = meta.emoji || null;
@@ -34,7 +34,7 @@ export const updatePage: Operation<Extract<ContentChange, { operation: 'update_p
       next.document = (document ?? null) as PageContent['document'];
     }
     if (meta.slug || title || next.parentId !== current.parentId) {
-      next.slug = draft.slugFor(next.title, meta.slug ?? (title ? null : current.slug), next.parentId, id, field);
+      next.slug = await draft.slugFor(next.title, meta.slug ?? (title ? null : current.slug), next.parentId, id, field);
     }
     draft.set(id, next);
   },
