@@ -239,6 +239,42 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
   const reply = await prisma.commentReply.create({
     data: { id: newId(), commentId: comment.id, postedById: world.admin.userId, body: { markdown: END_OF_DATA_ALONE } },
   });
+  const review = await prisma.changeRequestReview.create({
+    data: {
+      id: newId(),
+      changeRequestId: changeRequest.id,
+      reviewerId: world.reviewer.userId,
+      revisionId,
+      requestedById: world.editor.userId,
+      status: 'changes_requested',
+      createdAt: new Date('2026-03-04T05:06:07.089Z'),
+      updatedAt: new Date('2026-03-04T05:06:07.089Z'),
+    },
+  });
+  await prisma.comment.update({ where: { id: comment.id }, data: { reviewId: review.id } });
+  await prisma.changeRequestRequestedReviewer.create({
+    data: {
+      id: newId(),
+      changeRequestId: changeRequest.id,
+      teamId: team.id,
+      revisionId,
+      requestedById: world.editor.userId,
+      createdAt: new Date(),
+    },
+  });
+  await prisma.importRun.create({
+    data: {
+      id: newId(),
+      organizationId,
+      spaceId: space.id,
+      changeRequestId: changeRequest.id,
+      sourceURL: `https://example.com/${encodeURIComponent(AWKWARD)}`,
+      status: 'failed',
+      reason: AWKWARD,
+      pages: [{ id: 'page1', sourceURL: 'https://example.com/\\.', type: 'page', status: 'complete' }],
+      createdById: world.editor.userId,
+    },
+  });
   await prisma.commentReaction.create({ data: { commentId: comment.id, userId: world.reader.userId, emoji: '👍' } });
   await prisma.replyReaction.create({ data: { replyId: reply.id, userId: world.reader.userId, emoji: '🎉' } });
   await prisma.backgroundJob.create({
