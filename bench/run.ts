@@ -3,7 +3,7 @@
 // Prices the REST-on-GraphQL path: the same reads through REST (/v1), through POST /graphql with the same selection,
 // through a hand-written Koa + Prisma baseline (bench/baseline.ts) and through the physical limit, the same SQL on
 // node:http and node-postgres (bench/raw-baseline.ts), both returning byte-identical JSON, plus one write, and the
-// change-request sequence on a 1,000-page space (bench/change-requests.ts), search over 10,000 pages
+// change-request sequence on a 1,000-page space and a 10,000-page one (bench/change-requests.ts), search over 10,000 pages
 // (bench/search.ts), and the service's start-up (bench/startup.ts). Servers run in their own processes; autocannon
 // drives them from this one. It runs compiled (dist/bench/run.js, by npm run bench), and so do the servers it forks:
 // the product and both baselines run with plain node, as `npm start` runs the product. Variants run interleaved,
