@@ -13,11 +13,10 @@
 // does not weigh on later ones, and so that no edit repeats one already merged (a merge that changes nothing writes
 // no rows, and fewer statements). The client is fetch with one request in flight per connection; autocannon cannot
 // chain a request on the body of the one before while timing each step on its own.
-import { pageVersionHooks } from '../src/composition.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import { newId } from '../src/kernel/ids.js';
-import { MAIN, type PageContent, pageContent, writeRevision } from '../src/revisions/store.js';
-import { seedOrganization } from './seed.js';
+import { type PageContent, pageContent } from '../src/revisions/store.js';
+import { publishPages, seedOrganization } from './seed.js';
 import { median, percentile } from './stats.js';
 
 /** The sizes of the spaces the scenario runs on, in pages. */
@@ -88,21 +87,7 @@ export async function seedPagedSpaces(prisma: PrismaClient, ownerId: string, cou
   const spaces: PagedSpace[] = [];
   for (const spaceId of spaceIds) {
     const pages = pagesOfSpace(size);
-    await prisma.$transaction(
-      async (tx) => {
-        const { revisionId } = await tx.space.findUniqueOrThrow({ where: { id: spaceId }, select: { revisionId: true } });
-        const parent = await tx.revision.findUniqueOrThrow({ where: { id: revisionId! } });
-        const revision = await writeRevision(
-          tx,
-          pageVersionHooks,
-          { spaceId, line: MAIN, parent, type: 'edits', createdById: ownerId },
-          { pages },
-        );
-        await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision.id } });
-        // 10,000 pages and their search index take seconds to write.
-      },
-      { timeout: 120_000 },
-    );
+    await publishPages(prisma, spaceId, ownerId, pages);
     spaces.push({ spaceId, pages: pages.map(({ pageId, title }) => ({ pageId, title })) });
   }
   return spaces;

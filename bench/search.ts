@@ -6,11 +6,10 @@
 //
 // Page text is drawn from a fixed vocabulary with a skewed distribution (a seeded generator: every run writes the same
 // pages), so that "common" words match thousands of pages and the rare ones a few.
-import { pageVersionHooks } from '../src/composition.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import { newId } from '../src/kernel/ids.js';
-import { MAIN, type PageContent, pageContent, writeRevision } from '../src/revisions/store.js';
-import { seedOrganization } from './seed.js';
+import { type PageContent, pageContent } from '../src/revisions/store.js';
+import { publishPages, seedOrganization } from './seed.js';
 import { median, percentile } from './stats.js';
 
 export const SEARCH_SCENARIO = 'GET /v1/orgs/{id}/search (10,000 pages)';
@@ -98,20 +97,7 @@ export async function seedSearchContent(prisma: PrismaClient, ownerId: string, r
       );
     }
     const started = performance.now();
-    await prisma.$transaction(
-      async (tx) => {
-        const { revisionId } = await tx.space.findUniqueOrThrow({ where: { id: spaceId }, select: { revisionId: true } });
-        const parent = await tx.revision.findUniqueOrThrow({ where: { id: revisionId! } });
-        const revision = await writeRevision(
-          tx,
-          pageVersionHooks,
-          { spaceId, line: MAIN, parent, type: 'edits', createdById: ownerId },
-          { pages },
-        );
-        await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision.id } });
-      },
-      { timeout: 120_000 },
-    );
+    await publishPages(prisma, spaceId, ownerId, pages);
     writeMs.push(performance.now() - started);
   }
   return { organizationId, readerId, pages: index, writeMs };

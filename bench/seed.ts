@@ -1,8 +1,10 @@
 // Synthetic data sets, written straight into PostgreSQL (unnest inserts): the benchmark's data set and the large
 // trees of the statement-count tests. Rows are what the API itself would create: every space has its first revision.
 import { randomBytes } from 'node:crypto';
+import { pageVersionHooks } from '../src/composition.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import { newId } from '../src/kernel/ids.js';
+import { MAIN, type PageContent, writeRevision } from '../src/revisions/store.js';
 
 const ROLES = ['read', 'comment', 'edit', 'review', 'create'] as const;
 
@@ -74,4 +76,25 @@ export async function seedOrganization(prisma: PrismaClient, shape: Organization
   const spaceIds: string[] = [];
   for (let i = 0; i < parents.length; i += 5000) spaceIds.push(...(await insertSpaces(prisma, organizationId, parents.slice(i, i + 5000))));
   return { organizationId, collectionIds, spaceIds, memberIds };
+}
+
+/**
+ * Makes `pages` the space's content: one revision of the primary line after its current one, written by `ownerId`
+ * with the product's hooks (search index, links). Thousands of pages take seconds, hence the transaction's timeout.
+ */
+export async function publishPages(prisma: PrismaClient, spaceId: string, ownerId: string, pages: PageContent[]): Promise<void> {
+  await prisma.$transaction(
+    async (tx) => {
+      const { revisionId } = await tx.space.findUniqueOrThrow({ where: { id: spaceId }, select: { revisionId: true } });
+      const parent = await tx.revision.findUniqueOrThrow({ where: { id: revisionId! } });
+      const revision = await writeRevision(
+        tx,
+        pageVersionHooks,
+        { spaceId, line: MAIN, parent, type: 'edits', createdById: ownerId },
+        { pages },
+      );
+      await tx.space.update({ where: { id: spaceId }, data: { revisionId: revision.id } });
+    },
+    { timeout: 120_000 },
+  );
 }
