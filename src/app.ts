@@ -64,7 +64,7 @@ export function createApp(options: AppOptions): App {
     (ctx.state.context ??= (async () => {
       const viewer = await viewerOf(ctx);
       ctx.state.actor = { userId: viewer.userId, tokenId: viewer.tokenId };
-      return createContext(services, viewer);
+      return createContext(services, viewer, { requestId: ctx.state.requestId, address: ctx.ip });
     })());
 
   const monitoring = createMonitoring(db);
@@ -92,6 +92,7 @@ export function createApp(options: AppOptions): App {
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.set('X-Request-Id', requestId);
+    ctx.state.requestId = requestId;
     ctx.state.log = logger.child({ requestId });
     try {
       await next();

@@ -5,6 +5,7 @@
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { type Clock, type Services, systemClock } from './kernel/context.js';
+import type { EventHook } from './kernel/events.js';
 import { createFetcher } from './kernel/fetcher.js';
 import { PageTokens } from './kernel/pagination.js';
 import { deriveKey } from './kernel/secrets.js';
@@ -15,6 +16,9 @@ import type { PageVersionHook } from './revisions/hooks.js';
 import { searchIndexHook } from './search/indexing.js';
 
 export const pageVersionHooks: readonly PageVersionHook[] = [searchIndexHook, pageLinksHook];
+
+/** What follows every recorded event (src/kernel/events.ts), in its statement. */
+export const eventHooks: readonly EventHook[] = [];
 
 export interface ServicesOptions {
   db: Database;
@@ -38,5 +42,6 @@ export function createServices({ db, config, secret, logger, clock = systemClock
     secret,
     logger,
     pageVersionHooks,
+    eventHooks,
   };
 }

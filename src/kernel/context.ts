@@ -6,6 +6,7 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail.js';
 import { unauthorized } from './errors.js';
+import type { EventRecorder } from './events.js';
 import type { Fetcher } from './fetcher.js';
 import { API_TOKEN_SHAPE, hashToken } from './ids.js';
 import type { PageTokens } from './pagination.js';
@@ -71,7 +72,7 @@ export interface Services {
   secret: Buffer;
 }
 
-export interface Context extends Services {
+export interface Context extends Services, EventRecorder {
   viewer: Viewer;
   /** The viewer's membership per organization id (undefined: not a member). One query per batch. */
   membership: DataLoader<string, Membership | undefined>;
@@ -148,10 +149,18 @@ export async function authenticate(services: Services, authorization: string | n
   };
 }
 
-export function createContext(services: Services, viewer: Viewer): Context {
+/** Where an HTTP request comes from, for the events it records. */
+export interface RequestOrigin {
+  requestId?: string;
+  address?: string;
+}
+
+export function createContext(services: Services, viewer: Viewer, origin: RequestOrigin = {}): Context {
   return {
     ...services,
     viewer,
+    actor: { type: 'user', id: viewer.userId, source: 'api', tokenId: viewer.tokenId, ...origin },
+    recorded: { count: 0 },
     loaders: new Map(),
     membership: new DataLoader(async (organizationIds) => {
       const rows = await services.sql<Membership & { organizationId: string }>(

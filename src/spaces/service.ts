@@ -7,10 +7,24 @@ import type { Prisma, Space } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, collections, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict } from '../kernel/errors.js';
+import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { refreshEffectiveLevels } from '../kernel/permissions.js';
 import { copyContent } from '../revisions/store.js';
 import type { NewSpace, SpaceChange, SpaceTransfer } from './inputs.js';
+
+/** An event about the space. */
+const spaceEvent = (
+  action: string,
+  space: Pick<Space, 'id' | 'organizationId' | 'title'>,
+  payload?: Record<string, unknown>,
+): ChangeEvent => ({
+  action,
+  organizationId: space.organizationId,
+  target: { type: 'space', id: space.id, label: space.title },
+  spaceId: space.id,
+  ...(payload && { payload }),
+});
 
 /** `in-collection` only exists for spaces in a collection: a space that leaves its collection becomes private. */
 function visibilityUnder(parentId: string | null, visibility: Space['visibility']) {
@@ -50,6 +64,9 @@ export async function createSpace(ctx: Context, organizationId: string, input: N
       },
       ctx.viewer.userId,
     );
+    await recordEvents(tx, ctx, [
+      spaceEvent('space_created', { id, organizationId, title: input.title ?? '' }, { parent: parent?.id ?? null }),
+    ]);
   });
   return id;
 }
@@ -73,12 +90,27 @@ export async function updateSpace(ctx: Context, id: string, input: SpaceChange):
       select: { id: true },
     });
     if (input.defaultLevel !== undefined) await refreshEffectiveLevels(tx, space.organizationId);
+    const changed = changedFields(space, {
+      title: input.title ?? undefined,
+      emoji: input.emoji === undefined ? undefined : (input.emoji ?? ''),
+      editMode: input.editMode ?? undefined,
+      defaultLevel: input.defaultLevel,
+      language: input.language,
+      mergeRules: input.mergeRules ?? undefined,
+    });
+    if (Object.keys(changed).length) {
+      await recordEvents(tx, ctx, [spaceEvent('space_updated', { ...space, title: input.title ?? space.title }, { changed })]);
+    }
   });
 }
 
 export async function deleteSpace(ctx: Context, id: string): Promise<void> {
   const { row: space } = await authorize(ctx, spaces, id, 'admin', { allowDeleted: true });
-  if (!space.deletedAt) await ctx.prisma.space.update({ where: { id }, data: { deletedAt: ctx.clock.now() }, select: { id: true } });
+  if (space.deletedAt) return;
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.space.update({ where: { id }, data: { deletedAt: ctx.clock.now() }, select: { id: true } });
+    await recordEvents(tx, ctx, [spaceEvent('space_deleted', space)]);
+  });
 }
 
 export async function restoreSpace(ctx: Context, id: string): Promise<void> {
@@ -95,6 +127,7 @@ export async function restoreSpace(ctx: Context, id: string): Promise<void> {
       data: { deletedAt: null, position, visibility: visibilityUnder(space.parentId, space.visibility) },
     });
     await refreshEffectiveLevels(tx, space.organizationId);
+    await recordEvents(tx, ctx, [spaceEvent('space_restored', space)]);
   });
 }
 
@@ -125,6 +158,8 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<string> 
     );
     const current = await tx.revision.findUniqueOrThrow({ where: { id: space.revisionId! } });
     await copyContent(tx, ctx.pageVersionHooks, current, copyId);
+    const copy = { id: copyId, organizationId: space.organizationId, title: `${space.title} (copy)`.slice(0, 50) };
+    await recordEvents(tx, ctx, [spaceEvent('space_created', copy, { parent: parent?.id ?? null, duplicateOf: space.id })]);
   });
   return copyId;
 }
@@ -136,6 +171,7 @@ export async function moveSpace(ctx: Context, id: string, input: MoveContent): P
     const position = await positionFor(tx, space.organizationId, parentId, id, input.position);
     await tx.space.update({ where: { id }, data: { parentId, position, visibility: visibilityUnder(parentId, space.visibility) } });
     await refreshEffectiveLevels(tx, space.organizationId);
+    await recordEvents(tx, ctx, [spaceEvent('space_moved', space, { parent: { from: space.parentId, to: parentId } })]);
   });
 }
 
@@ -158,5 +194,11 @@ export async function transferSpace(ctx: Context, id: string, input: SpaceTransf
     const position = await positionFor(tx, input.organization, parentId, id);
     await tx.space.update({ where: { id }, data: { parentId, position, visibility: visibilityUnder(parentId, space.visibility) } });
     await transferContent(tx, { from: space.organizationId, to: input.organization, collectionIds: [], spaceIds: [id] });
+    // Both organizations' logs: the one it left and the one it joined.
+    const transfer = { organization: { from: space.organizationId, to: input.organization }, parent: parentId };
+    await recordEvents(tx, ctx, [
+      spaceEvent('space_transferred', space, transfer),
+      spaceEvent('space_transferred', { ...space, organizationId: input.organization }, transfer),
+    ]);
   });
 }
