@@ -5,6 +5,7 @@ import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize, collections, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { ApiError, badRequest } from '../kernel/errors.js';
+import { type EventRecorder, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { atLeast } from '../kernel/permissions.js';
 import { type ContentKind, contentKinds } from './access.js';
@@ -61,8 +62,10 @@ export async function grantContent(ctx: Context, kind: ContentKind, id: string, 
   const [unknownTeam] = await unknownGrantees(ctx, content.organizationId, 'team', teams);
   if (unknownTeam) throw noSuch('team', unknownTeam);
   await ctx.prisma.$transaction(async (tx) => {
-    if (users.length) await setGrants(tx, kind, content, 'user', users, role);
-    if (teams.length) await setGrants(tx, kind, content, 'team', teams, role);
+    const changed =
+      (users.length ? await setGrants(tx, kind, content, 'user', users, role) : 0) +
+      (teams.length ? await setGrants(tx, kind, content, 'team', teams, role) : 0);
+    if (changed) await recordGrants(tx, ctx, kind, content, role, { users, teams });
   });
 }
 
@@ -78,11 +81,37 @@ export async function setGrant(
   const role = requiredRole(input.role);
   const content = await contentToGrant(ctx, kind, id, role);
   if ((await unknownGrantees(ctx, content.organizationId, grantee, [granteeId])).length) throw noSuch(grantee, granteeId);
-  await setGrants(ctx.prisma, kind, content, grantee, [granteeId], role);
+  await ctx.prisma.$transaction(async (tx) => {
+    if (await setGrants(tx, kind, content, grantee, [granteeId], role))
+      await recordGrants(tx, ctx, kind, content, role, granteesOf(grantee, granteeId));
+  });
 }
 
 type Writer = Pick<Prisma.TransactionClient, '$executeRaw'>;
 
+const granteesOf = (grantee: Grantee, id: string) => ({ users: grantee === 'user' ? [id] : [], teams: grantee === 'team' ? [id] : [] });
+
+/** The event of a change of grants on the content: the role given to its users and teams, or their grants removed (null). */
+function recordGrants(
+  tx: Writer,
+  recorder: EventRecorder,
+  kind: ContentKind,
+  content: { id: string; organizationId: string; title: string },
+  role: MemberRole | null,
+  grantees: { users: readonly string[]; teams: readonly string[] },
+) {
+  return recordEvents(tx, recorder, [
+    {
+      action: role === null ? 'grants_removed' : 'grants_updated',
+      organizationId: content.organizationId,
+      target: { type: kind.toLowerCase(), id: content.id, label: content.title },
+      spaceId: kind === 'Space' ? content.id : null,
+      payload: { ...(role !== null && { role }), ...grantees },
+    },
+  ]);
+}
+
+/** Returns how many grants it wrote or removed. */
 async function setGrants(
   tx: Writer,
   kind: ContentKind,
@@ -90,22 +119,25 @@ async function setGrants(
   grantee: Grantee,
   ids: readonly string[],
   role: MemberRole | null,
-): Promise<void> {
+): Promise<number> {
   const contentColumn = Prisma.raw(`"${contentKinds[kind].grantColumn}"`);
   const granteeColumn = Prisma.raw(grantee === 'user' ? '"userId"' : '"teamId"');
   if (role === null) {
-    await tx.$executeRaw`DELETE FROM "ContentGrant" WHERE ${contentColumn} = ${content.id} AND ${granteeColumn} = ANY(${[...ids]}::text[])`;
-    return;
+    return tx.$executeRaw`DELETE FROM "ContentGrant" WHERE ${contentColumn} = ${content.id} AND ${granteeColumn} = ANY(${[...ids]}::text[])`;
   }
-  await tx.$executeRaw`
+  // A grant that already has the role is left alone, so that a change that changes nothing records nothing.
+  return tx.$executeRaw`
     INSERT INTO "ContentGrant" (id, "organizationId", ${contentColumn}, ${granteeColumn}, role)
     SELECT g.id, ${content.organizationId}, ${content.id}, g.grantee, ${role}::"MemberRole"
       FROM unnest(${ids.map(() => newId())}::text[], ${[...ids]}::text[]) AS g(id, grantee)
-    ON CONFLICT (${contentColumn}, ${granteeColumn}) DO UPDATE SET role = EXCLUDED.role`;
+    ON CONFLICT (${contentColumn}, ${granteeColumn}) DO UPDATE SET role = EXCLUDED.role WHERE "ContentGrant".role <> EXCLUDED.role`;
 }
 
 /** Removes one grantee's grant; removing a grant that does not exist is not an error (the result is the same). */
 export async function removeGrant(ctx: Context, kind: ContentKind, id: string, grantee: Grantee, granteeId: string): Promise<void> {
   const content = await contentToGrant(ctx, kind, id, null);
-  await setGrants(ctx.prisma, kind, content, grantee, [granteeId], null);
+  await ctx.prisma.$transaction(async (tx) => {
+    if (await setGrants(tx, kind, content, grantee, [granteeId], null))
+      await recordGrants(tx, ctx, kind, content, null, granteesOf(grantee, granteeId));
+  });
 }

@@ -1,13 +1,29 @@
 // Changing and ending memberships, with the organization's invariants: it keeps at least one admin, and roles are
 // given by admins only (so nobody raises their own).
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
-import { conflict } from '../kernel/errors.js';
+import { conflict, notFound } from '../kernel/errors.js';
+import { type ChangeEvent, recordEvents } from '../kernel/events.js';
 import { members } from './access.js';
 
 type Transaction = Prisma.TransactionClient;
+
+/** An event about a membership: its target is the member's user, labelled with their name as it is now. */
+export const memberEvent = (
+  action: string,
+  member: { organizationId: string; userId: string; displayName: string | null },
+  payload?: Record<string, unknown>,
+): ChangeEvent => ({
+  action,
+  organizationId: member.organizationId,
+  target: { type: 'user', id: member.userId, label: member.displayName },
+  ...(payload && { payload }),
+});
+
+/** The member's user's name, read by the statement that writes the membership (RETURNING). */
+const displayName = Prisma.sql`(SELECT u."displayName" FROM "User" u WHERE u.id = "Member"."userId") AS "displayName"`;
 
 /**
  * Locks the organization's memberships for the rest of the transaction and refuses the change when it would leave no
@@ -26,7 +42,13 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
   if (role === undefined || role === member.role) return;
   await ctx.prisma.$transaction(async (tx) => {
     if (member.role === 'admin') await keepAnAdmin(tx, organizationId, userId);
-    await tx.member.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role }, select: { role: true } });
+    const [updated] = await tx.$queryRaw<{ displayName: string }[]>`
+      UPDATE "Member" SET role = ${role}::"MemberRole" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId}
+      RETURNING ${displayName}`;
+    if (!updated) throw notFound('Member');
+    await recordEvents(tx, ctx, [
+      memberEvent('member_role_updated', { organizationId, userId, ...updated }, { role: { from: member.role, to: role } }),
+    ]);
   });
 }
 
@@ -34,10 +56,11 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
 export async function setMemberSSO(ctx: Context, organizationId: string, userId: string): Promise<void> {
   const { row: member } = await authorize(ctx, members, { id: userId, parent: organizationId }, 'admin');
   if (member.sso) return;
-  await ctx.prisma.member.update({
-    where: { organizationId_userId: { organizationId, userId } },
-    data: { sso: true },
-    select: { sso: true },
+  await ctx.prisma.$transaction(async (tx) => {
+    const [updated] = await tx.$queryRaw<{ displayName: string }[]>`
+      UPDATE "Member" SET sso = true WHERE "organizationId" = ${organizationId} AND "userId" = ${userId} RETURNING ${displayName}`;
+    if (!updated) throw notFound('Member');
+    await recordEvents(tx, ctx, [memberEvent('member_sso_set', { organizationId, userId, ...updated })]);
   });
 }
 
@@ -50,6 +73,9 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
   await ctx.prisma.$transaction(async (tx) => {
     if (member.role === 'admin') await keepAnAdmin(tx, organizationId, userId);
     await tx.contentGrant.deleteMany({ where: { organizationId, userId } });
-    await tx.member.delete({ where: { organizationId_userId: { organizationId, userId } }, select: { userId: true } });
+    const [removed] = await tx.$queryRaw<{ displayName: string }[]>`
+      DELETE FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId} RETURNING ${displayName}`;
+    if (!removed) throw notFound('Member');
+    await recordEvents(tx, ctx, [memberEvent('member_removed', { organizationId, userId, ...removed }, { role: member.role })]);
   });
 }

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Collection, Space } from '../../src/generated/prisma/client.js';
 import { type Person, useApi, walk } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -65,6 +66,7 @@ describe.each(kinds)('grants on a $name', (kind) => {
         ? await api.spaces.inviteToSpace(content.id, { role: 'edit' as MemberRole, users: [alice.userId] })
         : await api.collections.inviteToCollection(content.id, { role: 'edit' as MemberRole, users: [alice.userId] });
     expect(invite.status).toBe(204);
+    t.clock.advanceMs(1); // so that the events' order is the changes'
     const teamInvite = await t.request('POST', kind.base(content.id), {
       token: world.admin.token,
       body: { role: 'comment', teams: [team] },
@@ -99,6 +101,18 @@ describe.each(kinds)('grants on a $name', (kind) => {
       ['Admin', 'admin'],
       ['Alice', 'edit'],
       ['Bob', 'comment'],
+    ]);
+    expect(await eventsOf(t.prisma, { targetId: content.id })).toMatchObject([
+      {
+        action: 'grants_updated',
+        organizationId: acme,
+        actorId: world.admin.userId,
+        targetType: kind.name,
+        targetLabel: 'Private',
+        spaceId: kind.name === 'space' ? content.id : null,
+        payload: { role: 'edit', users: [alice.userId], teams: [] },
+      },
+      { action: 'grants_updated', payload: { role: 'comment', users: [], teams: [team] } },
     ]);
   });
 
@@ -145,6 +159,27 @@ describe.each(kinds)('grants on a $name', (kind) => {
       (await t.request('POST', kind.base(content.id), { token: world.admin.token, body: { role: null, users: [alice.userId] } })).status,
     ).toBe(204);
     expect(await t.prisma.contentGrant.count({ where: { [`${kind.name}Id`]: content.id } })).toBe(0);
+    // Each change records its event (the clock stands still: compared in any order); removing what is not there
+    // records nothing.
+    const events = await eventsOf(t.prisma, { targetId: content.id });
+    const summary = (action: string, role: string | null, users: string[], teams: string[]) => JSON.stringify([action, role, users, teams]);
+    expect(
+      events
+        .map(({ action, payload }) => {
+          const { role = null, users, teams } = payload as { role?: string; users: string[]; teams: string[] };
+          return summary(action, role, users, teams);
+        })
+        .sort(),
+    ).toEqual(
+      [
+        summary('grants_updated', 'read', [alice.userId], [team]),
+        summary('grants_updated', 'review', [alice.userId], []),
+        summary('grants_removed', null, [alice.userId], []),
+        summary('grants_removed', null, [], [team]),
+        summary('grants_updated', 'read', [alice.userId], []),
+        summary('grants_removed', null, [alice.userId], []),
+      ].sort(),
+    );
   });
 
   it('is for the content’s admins, who grant no more than they hold; other organizations see nothing', async () => {
@@ -176,6 +211,10 @@ describe.each(kinds)('grants on a $name', (kind) => {
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     expect((await t.request('GET', `${kind.base(content.id)}/users`)).status).toBe(401);
+    // Only the creator's grant within their level was made: the refused ones recorded nothing.
+    expect((await eventsOf(t.prisma, { targetId: content.id })).map((e) => [e.action, e.actorId])).toEqual([
+      ['grants_updated', world.creator.userId],
+    ]);
   });
 
   it('refuses grantees outside the organization (404, as the spec has it) and bad bodies (400)', async () => {
@@ -208,6 +247,8 @@ describe.each(kinds)('grants on a $name', (kind) => {
       (await t.request('PATCH', `${kind.base(content.id)}/users/${world.reader.userId}`, { token: world.admin.token, body: {} })).status,
     ).toBe(400);
     expect(await t.prisma.contentGrant.count({ where: { [`${kind.name}Id`]: content.id } })).toBe(0);
+    // Refused changes record nothing.
+    expect(await eventsOf(t.prisma, { targetId: content.id })).toEqual([]);
   });
 
   it('cannot store a grant on two things or for two grantees: the database refuses it', async () => {
@@ -348,10 +389,16 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/sso', () => {
     expect(status).toBe(200);
     expectMatchesSpec('0202', 'post', '/orgs/{organizationId}/members/{userId}/sso', 200, data);
     expect(data).toMatchObject({ id: person.userId, sso: true, role: 'read' });
+    // Once: setting it again changes nothing.
+    await api.orgs.setUserAsSsoMemberForOrganization(acme, person.userId);
+    expect(await eventsOf(t.prisma, { targetId: person.userId }, 'member_sso_set')).toMatchObject([
+      { organizationId: acme, actorId: world.admin.userId, targetType: 'user' },
+    ]);
     expect((await t.request('POST', `/v1/orgs/${acme}/members/${person.userId}/sso`, { token: world.reader.token })).status).toBe(403);
     expect((await t.request('POST', `/v1/orgs/${acme}/members/${world.outsider.userId}/sso`, { token: world.admin.token })).status).toBe(
       404,
     );
     expect((await t.request('POST', `/v1/orgs/${acme}/members/${person.userId}/sso`, { token: world.outsider.token })).status).toBe(404);
+    expect(await eventsOf(t.prisma, { targetId: person.userId })).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import { type Person, useApi, walk } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -144,6 +145,20 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
       where: { organizationId_userId: { organizationId: org, userId: colleague.userId } },
     });
     expect(row.role).toBeNull();
+    const events = await eventsOf(t.prisma, { organizationId: org }, 'member_role_updated');
+    expect(events.map((e) => e.payload)).toMatchObject([{ role: { from: 'edit', to: 'review' } }, { role: { from: 'review', to: null } }]);
+    const colleagueName = (await t.prisma.user.findUniqueOrThrow({ where: { id: colleague.userId } })).displayName;
+    expect(events[0]).toMatchObject({
+      actorType: 'user',
+      actorId: owner.userId,
+      source: 'api',
+      targetType: 'user',
+      targetId: colleague.userId,
+      targetLabel: colleagueName,
+    });
+    // The same role again changes nothing, and records nothing.
+    await t.request('PATCH', `/v1/orgs/${org}/members/${colleague.userId}`, { token: owner.token, body: { role: null } });
+    expect(await eventsOf(t.prisma, { organizationId: org }, 'member_role_updated')).toHaveLength(2);
   });
 
   it('is for admins only: nobody else changes a role, their own included (403)', async () => {
@@ -155,6 +170,7 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
       const res = await t.request('PATCH', `/v1/orgs/${org}/members/${target}`, { token: colleague.token, body: { role: 'admin' } });
       expect(res.status).toBe(403);
     }
+    expect(await eventsOf(t.prisma, { organizationId: org }, 'member_role_updated')).toHaveLength(2);
     expect(
       (await t.request('PATCH', `/v1/orgs/${org}/members/${colleague.userId}`, { token: owner.token, body: { role: 'boss' } })).status,
     ).toBe(400);
@@ -197,9 +213,13 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
     expect(await t.prisma.teamMember.count({ where: { userId: leaver.userId } })).toBe(0);
     expect(await t.prisma.contentGrant.count({ where: { userId: leaver.userId } })).toBe(0);
     expect((await t.request('GET', `/v1/orgs/${org}`, { token: leaver.token })).status).toBe(404);
+    expect(await eventsOf(t.prisma, { organizationId: org }, 'member_removed')).toMatchObject([
+      { actorId: owner.userId, targetId: leaver.userId, payload: { role: 'edit' } },
+    ]);
 
     const last = await t.request('DELETE', `/v1/orgs/${org}/members/${owner.userId}`, { token: owner.token });
     expect(last.status).toBe(409);
+    expect(await eventsOf(t.prisma, { organizationId: org }, 'member_removed')).toHaveLength(1);
     expect((await t.request('DELETE', `/v1/orgs/${org}/members/${owner.userId}`, { token: leaver.token })).status).toBe(404);
   });
 
