@@ -2,6 +2,7 @@
 // members, one at a time or in one request; who may do what.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Person, useApi, walk } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildMember, buildOrganization, buildSpace } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -29,6 +30,15 @@ describe('PUT /v1/orgs/{organizationId}/teams', () => {
     expect(rows.map((row) => [row.userId, row.role])).toEqual(
       [world.editor.userId, world.reader.userId].sort().map((userId) => [userId, 'member']),
     );
+    const [event] = await eventsOf(t.prisma, { targetId: data.id });
+    expect(event).toMatchObject({
+      action: 'team_created',
+      organizationId: acme,
+      actorId: world.admin.userId,
+      targetType: 'team',
+      targetLabel: 'Writers',
+    });
+    expect((event.payload as { members: string[] }).members.sort()).toEqual([world.editor.userId, world.reader.userId].sort());
   });
 
   it('enforces the title limits and membership of the organization, and is for admins only', async () => {
@@ -44,6 +54,7 @@ describe('PUT /v1/orgs/{organizationId}/teams', () => {
     expect((await create(world.creator.token, { title: 'Mine' })).status).toBe(403);
     expect((await create(world.outsider.token, { title: 'Theirs' })).status).toBe(404);
     expect(await t.prisma.team.count({ where: { title: { in: ['Mixed', 'Mine', 'Theirs'] } } })).toBe(0);
+    expect(await t.prisma.auditEvent.count({ where: { targetLabel: { in: ['Mixed', 'Mine', 'Theirs'] } } })).toBe(0);
   });
 });
 
@@ -184,6 +195,15 @@ describe('one team', () => {
     const refused = await t.request('PATCH', path(acme, `/${team}`), { token: world.editor.token, body: { title: 'Mine now' } });
     expect(refused.status).toBe(403);
     expect((await t.request('PATCH', path(acme, `/${team}`), { token: owner.token, body: { title: '' } })).status).toBe(400);
+    // The same title again changes nothing: one event, the owner's.
+    await t.request('PATCH', path(acme, `/${team}`), { token: owner.token, body: { title: 'Customer support' } });
+    expect(await eventsOf(t.prisma, { targetId: team }, 'team_updated')).toMatchObject([
+      {
+        actorId: owner.userId,
+        targetLabel: 'Customer support',
+        payload: { changed: { title: { from: 'Support', to: 'Customer support' } } },
+      },
+    ]);
   });
 
   it('changes members in one request: ids or e-mails, remove wins over add, roles by user id', async () => {
@@ -219,6 +239,15 @@ describe('one team', () => {
     });
     expect(badRole.status).toBe(400);
     expect((await t.prisma.teamMember.findMany({ where: { teamId: team } })).length).toBe(3);
+    // One event, with what changed: the reviewer, added and removed, is neither.
+    const events = await eventsOf(t.prisma, { targetId: team }, 'team_members_updated');
+    expect(events).toHaveLength(1);
+    const { added, removed, roles } = events[0].payload as { added: string[]; removed: string[]; roles: object };
+    expect([added.sort(), removed, roles]).toEqual([
+      [world.editor.userId, world.creator.userId].sort(),
+      [world.reader.userId],
+      { [world.creator.userId]: 'owner' },
+    ]);
   });
 
   it('adds, re-roles and removes one member; only members of the organization, only by those who manage the team', async () => {
@@ -244,6 +273,18 @@ describe('one team', () => {
     const again = await t.request('DELETE', path(acme, `/${team}/members/${world.commenter.userId}`), { token: world.admin.token });
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ error: { code: 404, message: 'Team member not found' } });
+    const about = async (action: string) =>
+      (await eventsOf(t.prisma, { targetId: team }, action))
+        .filter((event) => (event.payload as { userId: string }).userId === world.commenter.userId)
+        .map((event) => event.payload);
+    expect(await about('team_member_added')).toMatchObject([{ role: 'member' }]);
+    expect(await about('team_member_role_updated')).toMatchObject([{ role: 'owner' }]);
+    expect(await about('team_member_removed')).toHaveLength(1);
+    expect(
+      (await eventsOf(t.prisma, { targetId: team })).filter((event) =>
+        [world.outsider.userId, world.reader.userId].includes((event.payload as { userId?: string }).userId ?? ''),
+      ),
+    ).toEqual([]);
   });
 
   it('is deleted by an admin only, with its memberships and grants', async () => {
@@ -253,5 +294,8 @@ describe('one team', () => {
     expect(await t.prisma.teamMember.count({ where: { teamId: team } })).toBe(0);
     expect(await t.prisma.contentGrant.count({ where: { teamId: team } })).toBe(0);
     expect((await t.request('GET', path(acme, `/${team}`), { token: world.admin.token })).status).toBe(404);
+    expect(await eventsOf(t.prisma, { targetId: team }, 'team_deleted')).toMatchObject([
+      { actorId: world.admin.userId, targetLabel: 'Customer support' },
+    ]);
   });
 });
