@@ -6,27 +6,42 @@ import { collectionSubtree, creationParent, type MoveContent, moveTarget, positi
 import { authorize, authorizeSubtree, collections } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
+import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { refreshEffectiveLevels } from '../kernel/permissions.js';
 import type { CollectionChange, CollectionTransfer, NewCollection } from './inputs.js';
+
+/** An event about the collection. */
+const collectionEvent = (
+  action: string,
+  collection: { id: string; organizationId: string; title: string },
+  payload?: Record<string, unknown>,
+): ChangeEvent => ({
+  action,
+  organizationId: collection.organizationId,
+  target: { type: 'collection', id: collection.id, label: collection.title },
+  ...(payload && { payload }),
+});
 
 /** Returns the new collection's id. */
 export async function createCollection(ctx: Context, organizationId: string, input: NewCollection): Promise<string> {
   const parent = await creationParent(ctx, organizationId, input.parent);
   const id = newId();
-  await ctx.prisma.$transaction(async (tx) =>
-    tx.collection.create({
+  const title = input.title ?? '';
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.collection.create({
       data: {
         id,
         organizationId,
         parentId: parent?.id ?? null,
-        title: input.title ?? '',
+        title,
         effectiveLevel: parent ? parent.effectiveLevel : 'inherit',
         position: await positionFor(tx, organizationId, parent?.id ?? null, id),
       },
       select: { id: true },
-    }),
-  );
+    });
+    await recordEvents(tx, ctx, [collectionEvent('collection_created', { id, organizationId, title }, { parent: parent?.id ?? null })]);
+  });
   return id;
 }
 
@@ -42,6 +57,16 @@ export async function updateCollection(ctx: Context, id: string, input: Collecti
       },
     });
     if (input.defaultLevel !== undefined) await refreshEffectiveLevels(tx, collection.organizationId);
+    const changed = changedFields(collection, {
+      title: input.title ?? undefined,
+      description: input.description ?? undefined,
+      defaultLevel: input.defaultLevel,
+    });
+    if (Object.keys(changed).length) {
+      await recordEvents(tx, ctx, [
+        collectionEvent('collection_updated', { ...collection, title: input.title ?? collection.title }, { changed }),
+      ]);
+    }
   });
 }
 
@@ -52,10 +77,22 @@ export async function updateCollection(ctx: Context, id: string, input: Collecti
 export async function deleteCollection(ctx: Context, id: string): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   await ctx.prisma.$transaction(async (tx) => {
-    const { spaceIds } = await authorizeSubtree(tx, ctx, id, 'admin');
-    await tx.space.updateMany({ where: { id: { in: spaceIds }, deletedAt: null }, data: { deletedAt: ctx.clock.now() } });
+    const { collectionIds, spaceIds } = await authorizeSubtree(tx, ctx, id, 'admin');
+    const deleted = await tx.$queryRaw<{ id: string; title: string }[]>`
+      UPDATE "Space" SET "deletedAt" = ${ctx.clock.now()} WHERE id = ANY(${spaceIds}::text[]) AND "deletedAt" IS NULL RETURNING id, title`;
     await tx.collection.delete({ where: { id } });
     await refreshEffectiveLevels(tx, collection.organizationId);
+    // The spaces deleted with it record theirs too: a webhook limited to a space hears of it.
+    await recordEvents(tx, ctx, [
+      collectionEvent('collection_deleted', collection, { collections: collectionIds, spaces: deleted.map((space) => space.id) }),
+      ...deleted.map((space) => ({
+        action: 'space_deleted',
+        organizationId: collection.organizationId,
+        target: { type: 'space', id: space.id, label: space.title },
+        spaceId: space.id,
+        payload: { collection: id },
+      })),
+    ]);
   });
 }
 
@@ -69,6 +106,7 @@ export async function moveCollection(ctx: Context, id: string, input: MoveConten
     const position = await positionFor(tx, collection.organizationId, parentId, id, input.position);
     await tx.collection.update({ where: { id }, data: { parentId, position } });
     await refreshEffectiveLevels(tx, collection.organizationId);
+    await recordEvents(tx, ctx, [collectionEvent('collection_moved', collection, { parent: { from: collection.parentId, to: parentId } })]);
   });
 }
 
@@ -86,5 +124,15 @@ export async function transferCollection(ctx: Context, id: string, input: Collec
       collectionIds,
       spaceIds,
     });
+    // Both organizations' logs: the one it left and the one it joined.
+    const transfer = {
+      organization: { from: collection.organizationId, to: input.organization },
+      collections: collectionIds,
+      spaces: spaceIds,
+    };
+    await recordEvents(tx, ctx, [
+      collectionEvent('collection_transferred', collection, transfer),
+      collectionEvent('collection_transferred', { ...collection, organizationId: input.organization }, transfer),
+    ]);
   });
 }

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
 import { type Person, useApi, walk } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildSpaces } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -39,6 +40,18 @@ describe('POST /v1/orgs/{organizationId}/collections', () => {
     expect(res.headers.get('location')).toBe(res.data.urls.location);
     expect(res.data).toMatchObject({ object: 'collection', title: 'Guides', organization: acme, defaultLevel: 'inherit' });
     expect(res.data.parent).toBeUndefined();
+    expect(await eventsOf(t.prisma, { targetId: res.data.id })).toMatchObject([
+      {
+        action: 'collection_created',
+        organizationId: acme,
+        actorType: 'user',
+        actorId: alice.userId,
+        source: 'api',
+        targetType: 'collection',
+        targetLabel: 'Guides',
+        payload: { parent: null },
+      },
+    ]);
   });
 
   it('creates a nested collection under a parent', async () => {
@@ -60,6 +73,7 @@ describe('POST /v1/orgs/{organizationId}/collections', () => {
     const res = await t.request('POST', `/v1/orgs/${acme}/collections`, { token: alice.token, body: { title: 'X', parent: foreign.id } });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('parent');
+    expect(await t.prisma.auditEvent.count({ where: { action: 'collection_created', targetLabel: { in: ['No', 'X'] } } })).toBe(0);
   });
 });
 
@@ -94,6 +108,21 @@ describe('PATCH /v1/collections/{collectionId}', () => {
     });
     expectMatchesSpec('0202', 'patch', '/collections/{collectionId}', 200, data);
     expect(data).toMatchObject({ title: 'After', description: 'About', defaultLevel: 'edit' });
+    expect(await eventsOf(t.prisma, { targetId: c.id }, 'collection_updated')).toMatchObject([
+      {
+        targetLabel: 'After',
+        payload: {
+          changed: {
+            title: { from: 'Before', to: 'After' },
+            description: { from: null, to: 'About' },
+            defaultLevel: { from: 'inherit', to: 'edit' },
+          },
+        },
+      },
+    ]);
+    // The same values again change nothing, and record nothing.
+    await t.request('PATCH', `/v1/collections/${c.id}`, { token: alice.token, body: { title: 'After', defaultLevel: 'edit' } });
+    expect(await eventsOf(t.prisma, { targetId: c.id }, 'collection_updated')).toHaveLength(1);
   });
 
   it('hides a collection with defaultLevel null from members below admin, and its subtree with it', async () => {
@@ -122,6 +151,7 @@ describe('PATCH /v1/collections/{collectionId}', () => {
   it('is forbidden to a reader (403)', async () => {
     const c = await create(acme, { title: 'Admins only' });
     expect((await t.request('PATCH', `/v1/collections/${c.id}`, { token: rita.token, body: { title: 'Mine' } })).status).toBe(403);
+    expect(await eventsOf(t.prisma, { targetId: c.id }, 'collection_updated')).toEqual([]);
   });
 });
 
@@ -139,6 +169,13 @@ describe('DELETE /v1/collections/{collectionId}', () => {
     const restored = await t.request('POST', `/v1/spaces/${space.id}/restore`, { token: alice.token });
     expect(restored.status).toBe(200);
     expect(restored.body.parent).toBeUndefined();
+    expect(await eventsOf(t.prisma, { targetId: c.id }, 'collection_deleted')).toMatchObject([
+      { actorId: alice.userId, targetLabel: 'Doomed', payload: { spaces: [space.id] } },
+    ]);
+    // The space deleted with it records its own, for whoever follows that space.
+    expect(await eventsOf(t.prisma, { targetId: space.id }, 'space_deleted')).toMatchObject([
+      { spaceId: space.id, targetLabel: 'Inside', payload: { collection: c.id } },
+    ]);
   });
 
   it('is forbidden to a reader (403) and not found to a non-member (404)', async () => {
@@ -146,6 +183,7 @@ describe('DELETE /v1/collections/{collectionId}', () => {
     expect((await t.request('DELETE', `/v1/collections/${c.id}`, { token: rita.token })).status).toBe(403);
     expect((await t.request('DELETE', `/v1/collections/${c.id}`, { token: bob.token })).status).toBe(404);
     expect((await t.request('GET', `/v1/collections/${c.id}`, { token: alice.token })).status).toBe(200);
+    expect(await eventsOf(t.prisma, { targetId: c.id }, 'collection_deleted')).toEqual([]);
   });
 });
 
@@ -175,6 +213,9 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     expect(await order()).toEqual(['B', 'A', 'C']);
     const top = await api.collections.moveCollection(b.id, { parent: null });
     expect(top.data.parent).toBeUndefined();
+    expect((await eventsOf(t.prisma, { targetId: b.id }, 'collection_moved')).map((event) => event.payload)).toMatchObject([
+      { parent: { from: home.id, to: null } },
+    ]);
   });
 
   it('keeps ordering exact after many moves between the same two neighbours', async () => {
@@ -218,6 +259,7 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     expect(bad.body.error.message).toContain('position.before');
     expect((await t.request('POST', `/v1/collections/${x.id}/move`, { token: rita.token, body: { parent: y.id } })).status).toBe(403);
     expect((await t.request('POST', `/v1/collections/${x.id}/move`, { token: bob.token, body: { parent: null } })).status).toBe(404);
+    expect(await eventsOf(t.prisma, { targetId: x.id }, 'collection_moved')).toEqual([]);
   });
 });
 
@@ -234,6 +276,10 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     expect((await t.request('GET', `/v1/spaces/${space.id}`, { token: alice.token })).body.organization).toBe(beta);
     expect(await titles(acme)).not.toContain('Travelling');
     expect(await titles(beta)).toEqual(expect.arrayContaining(['Travelling', 'Travelling child']));
+    // In both organizations' logs.
+    const events = await eventsOf(t.prisma, { targetId: c.id }, 'collection_transferred');
+    expect(events.map((event) => event.organizationId).sort()).toEqual([acme, beta].sort());
+    expect(events[0].payload).toMatchObject({ organization: { from: acme, to: beta }, spaces: [space.id] });
   });
 
   it('answers 409 for the same organization, 404 for one the caller is not in, 403 without create rights there', async () => {
@@ -253,6 +299,7 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toContain('organization');
     expect((await t.request('GET', `/v1/collections/${c.id}`, { token: ada.token })).body.organization).toBe(acme);
+    expect(await eventsOf(t.prisma, { targetId: c.id }, 'collection_transferred')).toEqual([]);
   });
 });
 
