@@ -1,9 +1,12 @@
 // Domain logic of the admin commands (src/admin/cli.ts), usable without the CLI (tests, first start of the server).
 // Each command returns a plain JSON-able object and throws AdminError on bad input.
 import { z } from 'zod';
+import { eventHooks } from '../composition.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { MemberRole } from '../generated/prisma/enums.js';
+import { systemClock } from '../kernel/context.js';
 import { isUniqueViolation } from '../kernel/errors.js';
+import { recordEvents, recorderFor, systemActor } from '../kernel/events.js';
 import { hashToken, newApiToken, newId } from '../kernel/ids.js';
 import { createOrganization as insertOrganization, setMember } from '../organizations/service.js';
 
@@ -16,6 +19,10 @@ export class AdminError extends Error {
 }
 
 type Db = PrismaClient | Prisma.TransactionClient;
+type Transaction = Prisma.TransactionClient;
+
+/** The recorder of a command's changes: the system, from a script. */
+const scriptRecorder = () => recorderFor({ clock: systemClock, eventHooks }, systemActor('script'));
 
 const MEMBER_ROLES = Object.values(MemberRole);
 
@@ -57,9 +64,9 @@ function parseRole(role: unknown): MemberRole | null {
   throw new AdminError(`Unknown role "${String(role ?? '')}"; expected one of ${MEMBER_ROLES.join(', ')}, guest`);
 }
 
-async function userByEmail(db: Db, email: unknown): Promise<{ id: string; email: string }> {
+async function userByEmail(db: Db, email: unknown): Promise<{ id: string; email: string; displayName: string }> {
   const normalized = normalizeEmail(email);
-  const user = await db.user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
+  const user = await db.user.findUnique({ where: { email: normalized }, select: { id: true, email: true, displayName: true } });
   if (!user) throw new AdminError(`No user with e-mail ${normalized}`);
   return user;
 }
@@ -77,12 +84,45 @@ async function insertUser(db: Db, input: { email: string; name?: string }) {
   }
 }
 
-async function insertToken(db: Db, userId: string, label?: string, expiresAt?: Date) {
+/**
+ * Records a token's event in every organization the token can act in: its own (an SSO session's), else each of its
+ * user's at the time.
+ */
+async function recordTokenEvent(
+  tx: Transaction,
+  action: string,
+  token: { id: string; label: string | null; userId: string; organizationId: string | null },
+  payload: Record<string, unknown>,
+) {
+  const organizationIds = token.organizationId
+    ? [token.organizationId]
+    : (await tx.member.findMany({ where: { userId: token.userId }, select: { organizationId: true } })).map((m) => m.organizationId);
+  await recordEvents(
+    tx,
+    scriptRecorder(),
+    organizationIds.map((organizationId) => ({
+      action,
+      organizationId,
+      target: { type: 'api-token', id: token.id, label: token.label },
+      payload: { userId: token.userId, ...payload },
+    })),
+  );
+}
+
+async function insertToken(tx: Transaction, userId: string, label?: string, expiresAt?: Date) {
   const token = newApiToken();
-  const { id } = await db.apiToken.create({
+  const { id } = await tx.apiToken.create({
     data: { id: newId(), userId, tokenHash: hashToken(token), label, expiresAt },
     select: { id: true },
   });
+  await recordTokenEvent(
+    tx,
+    'api_token_created',
+    { id, label: label ?? null, userId, organizationId: null },
+    {
+      expiresAt: expiresAt?.toISOString() ?? null,
+    },
+  );
   return { id, token };
 }
 
@@ -112,7 +152,7 @@ export async function createOrganization(prisma: PrismaClient, input: { title: s
   const title = normalizeTitle(input.title);
   return prisma.$transaction(async (tx) => {
     const owner = await userByEmail(tx, input.ownerEmail);
-    const organization = await insertOrganization(tx, { title, ownerId: owner.id });
+    const organization = await insertOrganization(tx, scriptRecorder(), { title, ownerId: owner.id });
     return { object: 'organization' as const, id: organization.id, title: organization.title, owner: owner.id };
   });
 }
@@ -125,7 +165,7 @@ export async function addMember(prisma: PrismaClient, input: { organizationId: s
     const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
     if (!organization) throw new AdminError(`No organization with id ${organizationId}`);
     const user = await userByEmail(tx, input.email);
-    const member = await setMember(tx, { organizationId, userId: user.id, role });
+    const member = await setMember(tx, scriptRecorder(), { organizationId, user, role });
     return { object: 'member' as const, organization: organizationId, user: user.id, role: member.role, updated: member.updated };
   });
 }
@@ -134,7 +174,7 @@ export async function createToken(prisma: PrismaClient, input: { email: string; 
   const label = optionalText(input.label, 'token label');
   const expiresAt = input.expires === undefined ? undefined : parseExpiry(input.expires);
   const user = await userByEmail(prisma, input.email);
-  const { id, token } = await insertToken(prisma, user.id, label, expiresAt);
+  const { id, token } = await prisma.$transaction((tx) => insertToken(tx, user.id, label, expiresAt));
   return { object: 'api-token' as const, id, userId: user.id, token, expiresAt: expiresAt?.toISOString() ?? null };
 }
 
@@ -183,13 +223,20 @@ export async function revokeToken(prisma: PrismaClient, input: { id: string }) {
   const id = String(input.id ?? '').trim();
   if (!id) throw new AdminError('An API token id is required');
   const revokedAt = new Date();
-  // Conditional update: of two concurrent revocations, exactly one succeeds.
-  const { count } = await prisma.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt } });
-  if (count === 0) {
-    const token = await prisma.apiToken.findUnique({ where: { id }, select: { revokedAt: true } });
-    if (!token) throw new AdminError(`No API token with id ${id}`);
-    throw new AdminError(`API token ${id} was already revoked at ${token.revokedAt?.toISOString()}`);
-  }
+  await prisma.$transaction(async (tx) => {
+    // Conditional update: of two concurrent revocations, exactly one succeeds.
+    const [revoked] = await tx.apiToken.updateManyAndReturn({
+      where: { id, revokedAt: null },
+      data: { revokedAt },
+      select: { id: true, label: true, userId: true, organizationId: true },
+    });
+    if (!revoked) {
+      const token = await tx.apiToken.findUnique({ where: { id }, select: { revokedAt: true } });
+      if (!token) throw new AdminError(`No API token with id ${id}`);
+      throw new AdminError(`API token ${id} was already revoked at ${token.revokedAt?.toISOString()}`);
+    }
+    await recordTokenEvent(tx, 'api_token_revoked', revoked, {});
+  });
   return { object: 'api-token' as const, id, revokedAt: revokedAt.toISOString() };
 }
 
@@ -207,7 +254,7 @@ export async function bootstrap(prisma: PrismaClient, input: { email?: string; t
       const existing = (await tx.user.findFirst({ select: { id: true } })) ?? (await tx.organization.findFirst({ select: { id: true } }));
       if (existing) return null;
       const user = await insertUser(tx, { email });
-      const organization = await insertOrganization(tx, { title, ownerId: user.id });
+      const organization = await insertOrganization(tx, scriptRecorder(), { title, ownerId: user.id });
       const { id: tokenId, token } = await insertToken(tx, user.id, 'bootstrap');
       return { organizationId: organization.id, userId: user.id, email: user.email, tokenId, token };
     },

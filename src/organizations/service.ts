@@ -1,14 +1,13 @@
 // What can be done to organizations and their members: plain functions, used by the GraphQL resolvers and by the
 // admin command line alike. Functions that take a Context act for its viewer and check its permissions.
-import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, isUniqueViolation } from '../kernel/errors.js';
+import { changedFields, type EventRecorder, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import type { OrganizationChange } from './inputs.js';
-
-type Db = PrismaClient | Prisma.TransactionClient;
 
 export async function updateOrganization(ctx: Context, id: string, input: OrganizationChange): Promise<void> {
   await authorize(ctx, organizations, id, 'admin');
@@ -32,29 +31,75 @@ export async function updateOrganization(ctx: Context, id: string, input: Organi
     ...(defaultContent !== undefined && { defaultContent: defaultContent ?? Prisma.DbNull }),
     ...(mergeRules != null && { mergeRules: mergeRules as Prisma.InputJsonValue }),
   };
+  const settings = {
+    title: true,
+    emailDomains: true,
+    hostname: true,
+    defaultRole: true,
+    defaultContent: true,
+    logoURL: true,
+    sso: true,
+    ai: true,
+    inviteLinks: true,
+    mergeRules: true,
+  } as const;
   try {
-    await ctx.prisma.organization.update({ where: { id }, data, select: { id: true } });
+    await ctx.prisma.$transaction(async (tx) => {
+      const before = await tx.organization.findUniqueOrThrow({ where: { id }, select: settings });
+      const after = await tx.organization.update({ where: { id }, data, select: settings });
+      const changed = changedFields(before, after);
+      if (!Object.keys(changed).length) return;
+      await recordEvents(tx, ctx, [
+        {
+          action: 'organization_updated',
+          organizationId: id,
+          target: { type: 'organization', id, label: after.title },
+          payload: { changed },
+        },
+      ]);
+    });
   } catch (error) {
     throw isUniqueViolation(error) ? conflict('Another organization already uses this hostname.') : error;
   }
 }
 
-/** A new organization owned (as admin) by an existing user. */
-export async function createOrganization(db: Db, input: { title: string; ownerId: string }) {
-  const organization = await db.organization.create({ data: { id: newId(), title: input.title }, select: { id: true, title: true } });
-  await db.member.create({ data: { organizationId: organization.id, userId: input.ownerId, role: 'admin' } });
+/** A new organization owned (as admin) by an existing user, recorded in the transaction `tx`. */
+export async function createOrganization(tx: Prisma.TransactionClient, recorder: EventRecorder, input: { title: string; ownerId: string }) {
+  const organization = await tx.organization.create({ data: { id: newId(), title: input.title }, select: { id: true, title: true } });
+  await tx.member.create({ data: { organizationId: organization.id, userId: input.ownerId, role: 'admin' } });
+  await recordEvents(tx, recorder, [
+    {
+      action: 'organization_created',
+      organizationId: organization.id,
+      target: { type: 'organization', id: organization.id, label: organization.title },
+      payload: { owner: input.ownerId },
+    },
+  ]);
   return organization;
 }
 
-/** Adds a user to an organization, or changes their role (null: guest). Tells whether they were a member already. */
-export async function setMember(db: Db, input: { organizationId: string; userId: string; role: MemberRole | null }) {
-  const key = { organizationId_userId: { organizationId: input.organizationId, userId: input.userId } };
-  const existing = await db.member.findUnique({ where: key, select: { role: true } });
-  const member = await db.member.upsert({
+/**
+ * Adds a user to an organization, or changes their role (null: guest), recorded in the transaction `tx`. Tells whether
+ * they were a member already.
+ */
+export async function setMember(
+  tx: Prisma.TransactionClient,
+  recorder: EventRecorder,
+  input: { organizationId: string; user: { id: string; displayName: string }; role: MemberRole | null },
+) {
+  const { organizationId, user, role } = input;
+  const key = { organizationId_userId: { organizationId, userId: user.id } };
+  const existing = await tx.member.findUnique({ where: key, select: { role: true } });
+  const member = await tx.member.upsert({
     where: key,
-    create: { organizationId: input.organizationId, userId: input.userId, role: input.role },
-    update: { role: input.role },
+    create: { organizationId, userId: user.id, role },
+    update: { role },
     select: { role: true },
   });
+  const event = { organizationId, target: { type: 'user', id: user.id, label: user.displayName } };
+  if (!existing) await recordEvents(tx, recorder, [{ ...event, action: 'member_joined', payload: { role } }]);
+  else if (existing.role !== role) {
+    await recordEvents(tx, recorder, [{ ...event, action: 'member_role_updated', payload: { role: { from: existing.role, to: role } } }]);
+  }
   return { role: member.role, updated: existing !== null };
 }

@@ -12,6 +12,7 @@ import { connectDatabase, type Database } from '../../src/db/client.js';
 import { hashToken } from '../../src/kernel/ids.js';
 import { adminError } from '../support/admin.js';
 import { createTestDatabase as createSharedTestDatabase } from '../support/database.js';
+import { eventsOf } from '../support/events.js';
 
 interface TestDatabase extends Database {
   url: string;
@@ -85,6 +86,20 @@ describe('createOrganization', () => {
     expect(org).toEqual({ object: 'organization', id: expect.any(String), title: 'Acme Docs', owner: owner.id });
     const members = await db.prisma.member.findMany({ where: { organizationId: org.id } });
     expect(members.map((m) => ({ userId: m.userId, role: m.role }))).toEqual([{ userId: owner.id, role: 'admin' }]);
+    // Recorded as the system's, from a script.
+    expect(await eventsOf(db.prisma, { organizationId: org.id })).toMatchObject([
+      {
+        action: 'organization_created',
+        actorType: 'system',
+        actorId: 'system',
+        actorLabel: 'System',
+        source: 'script',
+        targetType: 'organization',
+        targetId: org.id,
+        targetLabel: 'Acme Docs',
+        payload: { owner: owner.id },
+      },
+    ]);
   });
 
   it('refuses an unknown owner, and creates nothing', async () => {
@@ -128,6 +143,13 @@ describe('addMember', () => {
     });
     const row = await db.prisma.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: org.id, userId: user.id } } });
     expect(row.role).toBe('review');
+    // The same role again changes nothing, and records nothing.
+    await addMember(db.prisma, { organizationId: org.id, email: user.email, role: 'review' });
+    const events = await eventsOf(db.prisma, { targetId: user.id });
+    expect(events.map((event) => [event.action, event.payload, event.source, event.targetLabel]).sort()).toEqual([
+      ['member_joined', { role: 'edit' }, 'script', user.displayName],
+      ['member_role_updated', { role: { from: 'edit', to: 'review' } }, 'script', user.displayName],
+    ]);
   });
 
   it('accepts every role, and "guest" as no role', async () => {
@@ -158,6 +180,7 @@ describe('addMember', () => {
       `No user with e-mail ${missing}`,
     );
     expect(await db.prisma.member.count({ where: { organizationId: org.id } })).toBe(1);
+    expect(await eventsOf(db.prisma, { targetId: user.id })).toEqual([]);
   });
 });
 
@@ -204,6 +227,32 @@ describe('tokens', () => {
   it('refuses a token for an unknown user', async () => {
     const missing = email('ghost');
     expect((await adminError(createToken(db.prisma, { email: missing }))).message).toBe(`No user with e-mail ${missing}`);
+  });
+
+  it('records its creation and revocation in every organization its user is in at the time, and none elsewhere', async () => {
+    const user = await createUser(db.prisma, { email: email('tok') });
+    const loner = await createToken(db.prisma, { email: user.email, label: 'before' });
+    expect(await eventsOf(db.prisma, { targetId: loner.id })).toEqual([]);
+    const [first, second] = [
+      await createOrganization(db.prisma, { title: 'Token org one', ownerEmail: user.email }),
+      await createOrganization(db.prisma, { title: 'Token org two', ownerEmail: user.email }),
+    ];
+    const { id } = await createToken(db.prisma, { email: user.email, label: 'ci', expires: '1h' });
+    await revokeToken(db.prisma, { id });
+    await adminError(revokeToken(db.prisma, { id }));
+    const events = await eventsOf(db.prisma, { targetId: id });
+    expect(events.map((event) => [event.action, event.organizationId]).sort()).toEqual(
+      [
+        ['api_token_created', first.id],
+        ['api_token_created', second.id],
+        ['api_token_revoked', first.id],
+        ['api_token_revoked', second.id],
+      ].sort(),
+    );
+    for (const event of events) {
+      expect(event).toMatchObject({ actorType: 'system', source: 'script', targetType: 'api-token', targetLabel: 'ci' });
+      expect(event.payload).toMatchObject({ userId: user.id });
+    }
   });
 
   it('revokes a token once; a second revocation and an unknown id are errors', async () => {
@@ -254,6 +303,10 @@ describe('bootstrap', () => {
       expect(['First', 'Second']).toContain(orgs[0].title);
       expect(members.map((m) => [m.organizationId, m.userId, m.role])).toEqual([[result.organizationId, result.userId, 'admin']]);
       expect(tokens.map((t) => [t.userId, t.tokenHash])).toEqual([[result.userId, hashToken(result.token)]]);
+      expect((await eventsOf(empty.prisma, { organizationId: result.organizationId })).map((event) => event.action).sort()).toEqual([
+        'api_token_created',
+        'organization_created',
+      ]);
 
       expect(await bootstrap(empty.prisma)).toBeNull();
     } finally {

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeToken } from '../../src/admin/commands.js';
 import { type Person, useApi, walk } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildOrganization, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -117,6 +118,33 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     });
     const again = await t.request('GET', `/v1/orgs/${acme}`, { token: alice.token });
     expect(again.body.title).toBe('Acme Inc');
+    expect(await eventsOf(t.prisma, { organizationId: acme }, 'organization_updated')).toMatchObject([
+      {
+        actorId: alice.userId,
+        source: 'api',
+        targetType: 'organization',
+        targetId: acme,
+        targetLabel: 'Acme Inc',
+        payload: {
+          changed: {
+            title: { from: 'Acme', to: 'Acme Inc' },
+            emailDomains: { from: [], to: ['acme.example.com'] },
+            hostname: { from: null, to: 'acme-docs' },
+            defaultRole: { from: 'read', to: null },
+            inviteLinks: { from: true, to: false },
+          },
+        },
+      },
+    ]);
+    // Merge rules keep their change; the same settings again record nothing.
+    t.clock.advanceMs(1);
+    const rules = { type: 'rules', rules: [{ rule: 'require_change_request_subject' }] };
+    await t.request('PATCH', `/v1/orgs/${acme}`, { token: alice.token, body: { mergeRules: rules, inviteLinks: false } });
+    await t.request('PATCH', `/v1/orgs/${acme}`, { token: alice.token, body: { mergeRules: rules } });
+    const events = await eventsOf(t.prisma, { organizationId: acme }, 'organization_updated');
+    expect(events).toHaveLength(2);
+    expect(events[1].payload).toMatchObject({ changed: { mergeRules: { from: { type: 'none' }, to: rules } } });
+    expect(Object.keys((events[1].payload as { changed: object }).changed)).toEqual(['mergeRules']);
   });
 
   it('is forbidden (403) to a member who is not an admin, and not found (404) to a non-member', async () => {
@@ -124,6 +152,7 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     expect((await t.request('PATCH', `/v1/orgs/${acme}`, { token: bob.token, body: { title: 'Mine' } })).status).toBe(404);
     const res = await t.request('GET', `/v1/orgs/${acme}`, { token: alice.token });
     expect(res.body.title).toBe('Acme Inc');
+    expect(await eventsOf(t.prisma, { organizationId: acme }, 'organization_updated')).toHaveLength(2);
   });
 
   it.each([
@@ -148,6 +177,7 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     const res = await t.request('PATCH', `/v1/orgs/${other}`, { token: bob.token, body: { hostname: 'acme-docs' } });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe(409);
+    expect(await eventsOf(t.prisma, { organizationId: other }, 'organization_updated')).toEqual([]);
   });
 
   it('refuses bodies that are not JSON (415) or not valid JSON (400)', async () => {

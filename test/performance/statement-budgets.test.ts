@@ -22,7 +22,7 @@ const budgets: Record<string, number> = Object.assign(
     'GET /v1/orgs': 3,
     // The organization's row and the viewer's membership in it are one statement.
     'GET /v1/orgs/:organizationId': 2,
-    'PATCH /v1/orgs/:organizationId': 4,
+    'PATCH /v1/orgs/:organizationId': 8,
     'GET /v1/email-domains/:emailDomain/orgs': 4,
     'GET /v1/orgs/:organizationId/members': 5,
     'GET /v1/orgs/:organizationId/members/:userId': 5,
