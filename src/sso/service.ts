@@ -1,11 +1,13 @@
 // What an organization's admins do with its SAML providers: create, update and delete them. A provider's status is
 // derived from its identity provider's fields in the same statement that writes them, so that concurrent updates of
 // different fields cannot leave an active provider without a certificate.
+import { createHash } from 'node:crypto';
 import { Prisma, type SamlProvider as SamlProviderRow } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, notFound } from '../kernel/errors.js';
+import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 
 /** Providers an organization may have: its sign-in choices are listed unpaged. */
@@ -21,6 +23,33 @@ export interface ProviderChange {
   defaultRole?: MemberRole | null;
 }
 
+/** A certificate as events keep it: it is long, and its SHA-256 fingerprint tells which one it is. */
+const fingerprint = (certificate: string | null) =>
+  certificate && `sha256:${createHash('sha256').update(certificate.replace(/\s+/g, '')).digest('hex')}`;
+
+/** An event about the provider. */
+const providerEvent = (
+  action: string,
+  provider: Pick<SamlProviderRow, 'id' | 'organizationId' | 'label'>,
+  payload?: Record<string, unknown>,
+): ChangeEvent => ({
+  action,
+  organizationId: provider.organizationId,
+  target: { type: 'saml-provider', id: provider.id, label: provider.label },
+  ...(payload && { payload }),
+});
+
+type ProviderSettings = Pick<SamlProviderRow, 'label' | 'entityID' | 'certificate' | 'ssoURL' | 'defaultTeamId' | 'defaultRole' | 'status'>;
+const settingsOf = ({ label, entityID, certificate, ssoURL, defaultTeamId, defaultRole, status }: ProviderSettings) => ({
+  label,
+  entityID,
+  certificate,
+  ssoURL,
+  defaultTeamId,
+  defaultRole,
+  status,
+});
+
 async function checkDefaultTeam(ctx: Context, organizationId: string, teamId: string | null | undefined): Promise<void> {
   if (!teamId) return;
   const [team] = await ctx.sql<{ id: string }>(
@@ -31,7 +60,7 @@ async function checkDefaultTeam(ctx: Context, organizationId: string, teamId: st
 
 /** The new value of a column: the change's when it has one, else the row's own (in an UPDATE, the old value). */
 function changed(column: string, type: string, value: string | null | undefined): Prisma.Sql {
-  return Prisma.sql`CASE WHEN ${value !== undefined} THEN ${value ?? null}::${Prisma.raw(type)} ELSE ${Prisma.raw(`"${column}"`)} END`;
+  return Prisma.sql`CASE WHEN ${value !== undefined} THEN ${value ?? null}::${Prisma.raw(type)} ELSE ${Prisma.raw(`"SamlProvider"."${column}"`)} END`;
 }
 
 /** Active when the identity provider's entity id, certificate and sign-in URL are all set. */
@@ -48,7 +77,7 @@ export async function createProvider(ctx: Context, organizationId: string, input
     await tx.$queryRaw`SELECT id FROM "Organization" WHERE id = ${organizationId} FOR UPDATE`;
     const providers = await tx.samlProvider.count({ where: { organizationId } });
     if (providers >= MAX_PROVIDERS) throw conflict(`An organization has at most ${MAX_PROVIDERS} SAML providers: delete one first.`);
-    return tx.samlProvider.create({
+    const provider = await tx.samlProvider.create({
       data: {
         id: newId(),
         organizationId,
@@ -61,6 +90,10 @@ export async function createProvider(ctx: Context, organizationId: string, input
         status: entityID && certificate && ssoURL ? 'active' : 'pending',
       },
     });
+    await recordEvents(tx, ctx, [
+      providerEvent('saml_provider_created', provider, { ...settingsOf(provider), certificate: fingerprint(provider.certificate) }),
+    ]);
+    return provider;
   });
 }
 
@@ -71,21 +104,33 @@ export async function updateProvider(ctx: Context, organizationId: string, provi
   const entityID = changed('entityID', 'text', change.entityID);
   const certificate = changed('certificate', 'text', change.certificate);
   const ssoURL = changed('ssoURL', 'text', change.ssoURL);
-  const [row] = await ctx.sql<SamlProviderRow>(Prisma.sql`
-    UPDATE "SamlProvider" SET label = ${changed('label', 'text', change.label ?? undefined)}, "entityID" = ${entityID},
-      certificate = ${certificate}, "ssoURL" = ${ssoURL}, "defaultTeamId" = ${changed('defaultTeamId', 'text', change.defaultTeam)},
-      "defaultRole" = ${changed('defaultRole', '"MemberRole"', change.defaultRole)}, status = ${statusOf(entityID, certificate, ssoURL)}
-    WHERE id = ${providerId} AND "organizationId" = ${organizationId}
-    RETURNING *`);
-  if (!row) throw notFound('SAML provider');
-  return row;
+  return ctx.prisma.$transaction(async (tx) => {
+    // Answers the row as it was too (locked, so as it was just before this change), for the event's changed fields.
+    const [written] = await tx.$queryRaw<(SamlProviderRow & { before: SamlProviderRow })[]>`
+      UPDATE "SamlProvider" SET label = ${changed('label', 'text', change.label ?? undefined)}, "entityID" = ${entityID},
+        certificate = ${certificate}, "ssoURL" = ${ssoURL}, "defaultTeamId" = ${changed('defaultTeamId', 'text', change.defaultTeam)},
+        "defaultRole" = ${changed('defaultRole', '"MemberRole"', change.defaultRole)}, status = ${statusOf(entityID, certificate, ssoURL)}
+      FROM (SELECT * FROM "SamlProvider" WHERE id = ${providerId} AND "organizationId" = ${organizationId} FOR UPDATE) AS old
+      WHERE "SamlProvider".id = old.id
+      RETURNING "SamlProvider".*, row_to_json(old) AS before`;
+    if (!written) throw notFound('SAML provider');
+    const { before, ...row } = written;
+    const fields = changedFields(settingsOf(before), settingsOf(row));
+    if (fields.certificate) {
+      fields.certificate = { from: fingerprint(before.certificate), to: fingerprint(row.certificate) };
+    }
+    if (Object.keys(fields).length) await recordEvents(tx, ctx, [providerEvent('saml_provider_updated', row, { changed: fields })]);
+    return row;
+  });
 }
 
 /** Deletes a provider with its pending requests and consumed assertions (by cascade); its members stay members. */
 export async function deleteProvider(ctx: Context, organizationId: string, providerId: string): Promise<void> {
   await authorize(ctx, organizations, organizationId, 'admin');
-  const deleted = await ctx.sql<{ id: string }>(
-    Prisma.sql`DELETE FROM "SamlProvider" WHERE id = ${providerId} AND "organizationId" = ${organizationId} RETURNING id`,
-  );
-  if (!deleted.length) throw notFound('SAML provider');
+  await ctx.prisma.$transaction(async (tx) => {
+    const [deleted] = await tx.$queryRaw<Pick<SamlProviderRow, 'id' | 'organizationId' | 'label'>[]>`
+      DELETE FROM "SamlProvider" WHERE id = ${providerId} AND "organizationId" = ${organizationId} RETURNING id, "organizationId", label`;
+    if (!deleted) throw notFound('SAML provider');
+    await recordEvents(tx, ctx, [providerEvent('saml_provider_deleted', deleted)]);
+  });
 }

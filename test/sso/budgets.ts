@@ -5,10 +5,10 @@ import type { DomainBudgets } from '../support/budgets.js';
 export const ssoBudgets: DomainBudgets = {
   budgets: {
     'GET /v1/orgs/:organizationId/saml': 6,
-    'POST /v1/orgs/:organizationId/saml': 11,
+    'POST /v1/orgs/:organizationId/saml': 12,
     'GET /v1/orgs/:organizationId/saml/:samlProviderId': 6,
-    'PATCH /v1/orgs/:organizationId/saml/:samlProviderId': 7,
-    'DELETE /v1/orgs/:organizationId/saml/:samlProviderId': 3,
+    'PATCH /v1/orgs/:organizationId/saml/:samlProviderId': 10,
+    'DELETE /v1/orgs/:organizationId/saml/:samlProviderId': 6,
     'GET /v1/orgs/:organizationId/sso': 3,
   },
   calls: async ({ t, organizationId, team }) => {

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import { MAX_PROVIDERS } from '../../src/sso/service.js';
 import { useApi, walk } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildMember, buildOrganization } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient, specVersions } from '../support/openapi.js';
 import { createIdentityProvider, type IdentityProvider } from './identity-provider.js';
@@ -52,6 +53,18 @@ describe('POST /v1/orgs/{organizationId}/saml', () => {
       urls: { location: `${t.url}${path(acme, `/${data.id}`)}` },
     });
     expect(headers.get('location')).toBe(data.urls.location);
+    // Its settings, the certificate as its fingerprint.
+    const [event] = await eventsOf(t.prisma, { targetId: data.id });
+    expect(event).toMatchObject({
+      action: 'saml_provider_created',
+      organizationId: acme,
+      actorId: world.admin.userId,
+      targetType: 'saml-provider',
+      targetLabel: 'Okta',
+      payload: { entityID: idp.entityID, ssoURL: idp.ssoURL, defaultTeamId: team, defaultRole: 'edit', status: 'active' },
+    });
+    expect((event.payload as { certificate: string }).certificate).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(JSON.stringify(event.payload)).not.toContain(bareBase64(idp.certificate).slice(0, 40));
   });
 
   it('creates a pending provider from a label alone: unset IdP fields, the default role read, no team', async () => {
@@ -148,6 +161,7 @@ describe('POST /v1/orgs/{organizationId}/saml', () => {
     expect((await create(world.creator.token, { label: 'Mine' })).status).toBe(403);
     expect((await create(world.outsider.token, { label: 'Theirs' })).status).toBe(404);
     expect(await t.prisma.samlProvider.count({ where: { label: { in: ['Mine', 'Theirs'] } } })).toBe(0);
+    expect(await t.prisma.auditEvent.count({ where: { targetLabel: { in: ['Mine', 'Theirs'] } } })).toBe(0);
   });
 
   it(`allows ${MAX_PROVIDERS} providers per organization`, async () => {
@@ -257,6 +271,21 @@ describe('/v1/orgs/{organizationId}/saml/{samlProviderId}', () => {
     expect((await t.request('PATCH', path(acme, '/unknownProvider00001'), { token: world.admin.token, body: { label: 'X' } })).status).toBe(
       404,
     );
+    // One event per change that took, with the fields that changed; the refused ones recorded nothing.
+    const events = await eventsOf(t.prisma, { targetId: provider }, 'saml_provider_updated');
+    expect(events).toHaveLength(6);
+    const changes = events.map((event) => (event.payload as { changed: Record<string, { from: unknown; to: unknown }> }).changed);
+    expect(changes).toContainEqual({ entityID: { from: null, to: idp.entityID }, ssoURL: { from: null, to: idp.ssoURL } });
+    expect(changes).toContainEqual({
+      certificate: { from: null, to: expect.stringMatching(/^sha256:/) },
+      status: { from: 'pending', to: 'active' },
+    });
+    expect(changes).toContainEqual({
+      label: { from: 'Azure', to: 'Entra ID' },
+      defaultRole: { from: 'read', to: null },
+      defaultTeamId: { from: team, to: null },
+    });
+    expect(JSON.stringify(changes)).not.toContain(bareBase64(idp.certificate).slice(0, 40));
   });
 
   it('deletes a provider through the official client (204), with its requests; then it is not found', async () => {
@@ -270,6 +299,10 @@ describe('/v1/orgs/{organizationId}/saml/{samlProviderId}', () => {
     expect(await t.prisma.samlRequest.count({ where: { providerId: doomed } })).toBe(0);
     expect((await t.request('DELETE', path(acme, `/${doomed}`), { token: world.admin.token })).status).toBe(404);
     expect((await t.request('GET', path(acme, `/${doomed}`), { token: world.admin.token })).status).toBe(404);
+    expect((await eventsOf(t.prisma, { targetId: doomed })).map((event) => [event.action, event.targetLabel]).sort()).toEqual([
+      ['saml_provider_created', 'Doomed'],
+      ['saml_provider_deleted', 'Doomed'],
+    ]);
   });
 });
 
