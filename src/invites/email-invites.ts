@@ -11,8 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
-import type { Context, Services } from '../kernel/context.js';
+import type { Context, RequestOrigin, Services } from '../kernel/context.js';
 import { ApiError, badRequest } from '../kernel/errors.js';
+import { recordEvents, recorderFor } from '../kernel/events.js';
 import { hashToken, newApiToken, newId } from '../kernel/ids.js';
 import { invitationMail, joinUrl, ssoStartUrl } from './mail.js';
 
@@ -156,6 +157,16 @@ export async function inviteUsers(
       SELECT q.allowed, q.used, q.needed, q."freedBy", w.email, w."userId", w.sso FROM quota q LEFT JOIN written w ON TRUE`);
     if (!rows[0].allowed) throw overQuota(ctx, rows[0]);
     const written = rows.filter((row) => row.email !== null) as (QuotaAndInvite & { email: string })[];
+    await recordEvents(
+      tx,
+      ctx,
+      written.map((row) => ({
+        action: 'member_invited',
+        organizationId,
+        target: { type: 'user', id: row.userId, label: row.email },
+        payload: { email: row.email, role: roles.get(row.email) ?? null, sso: row.sso },
+      })),
+    );
     return { organization, roles, emails, secrets, written };
   });
 
@@ -265,10 +276,12 @@ export interface Redeemed {
  * Redeems a join link in one statement: the invite is deleted by the statement that checks it, its user becomes a
  * member with its role (an existing member keeps a higher role), and a user without a live API token gets one.
  */
-export async function redeemInvite(services: Services, secret: string): Promise<Redeemed> {
+export async function redeemInvite(services: Services, secret: string, origin: RequestOrigin = {}): Promise<Redeemed> {
   const now = services.clock.now();
   const token = newApiToken();
-  const [joined] = await services.sql<Omit<Redeemed, 'token'> & { tokenIssued: boolean }>(Prisma.sql`
+  type Joined = Omit<Redeemed, 'token'> & { role: MemberRole | null; tokenId: string | null; organizations: string[] };
+  const joined = await services.prisma.$transaction(async (tx) => {
+    const [joined] = await tx.$queryRaw<Joined[]>(Prisma.sql`
     WITH invite AS (
       DELETE FROM "EmailInvite" i
        WHERE i."tokenHash" = ${hashToken(secret)} AND NOT i.sso AND i."expiresAt" > ${now}
@@ -278,7 +291,7 @@ export async function redeemInvite(services: Services, secret: string): Promise<
       INSERT INTO "Member" ("organizationId", "userId", role, "joinedAt")
       SELECT "organizationId", "userId", role, ${now} FROM invite
       ON CONFLICT ("organizationId", "userId") DO UPDATE SET role = LEAST("Member".role, EXCLUDED.role) WHERE NOT "Member".disabled
-      RETURNING "organizationId", "userId"
+      RETURNING "organizationId", "userId", role
     ), organization AS (
       SELECT o.id, o.title FROM "Organization" o JOIN member ON member."organizationId" = o.id
     ), issued AS (
@@ -288,12 +301,31 @@ export async function redeemInvite(services: Services, secret: string): Promise<
                            AND (a."expiresAt" IS NULL OR a."expiresAt" > ${now}))
       RETURNING id
     )
-    SELECT m."organizationId", o.title AS organization, m."userId", EXISTS (SELECT 1 FROM issued) AS "tokenIssued"
+    SELECT m."organizationId", o.title AS organization, m."userId", m.role, (SELECT id FROM issued) AS "tokenId",
+           ARRAY(SELECT x."organizationId" FROM "Member" x WHERE x."userId" = m."userId" AND x."organizationId" <> m."organizationId")
+             || m."organizationId" AS organizations
       FROM member m JOIN organization o ON TRUE`);
+    if (!joined) return null;
+    // The link's holder acts: the invited user. A first token acts in each of their organizations, and is recorded there.
+    const recorder = recorderFor(services, { type: 'user', id: joined.userId, source: 'api', ...origin });
+    const target = { type: 'user', id: joined.userId, label: null };
+    await recordEvents(tx, recorder, [
+      { action: 'member_joined', organizationId: joined.organizationId, target, payload: { role: joined.role, via: 'email_invite' } },
+      ...(joined.tokenId
+        ? joined.organizations.map((organizationId) => ({
+            action: 'api_token_created',
+            organizationId,
+            target: { type: 'api-token', id: joined.tokenId!, label: `Join link (${joined.organization})` },
+            payload: { userId: joined.userId },
+          }))
+        : []),
+    ]);
+    return joined;
+  });
   if (!joined)
     throw (
       refusal(services, await inviteState(services, secret)) ?? new InviteRefused(404, 'This invite link is unknown or was already used.')
     );
-  const { tokenIssued, ...membership } = joined;
-  return tokenIssued ? { ...membership, token } : membership;
+  const { organizationId, organization, userId, tokenId } = joined;
+  return { organizationId, organization, userId, ...(tokenId && { token }) };
 }

@@ -115,7 +115,7 @@ async function answer(services: Services, ctx: Koa.Context): Promise<void> {
       }
       return;
     }
-    const joined = await redeemInvite(services, secret);
+    const joined = await redeemInvite(services, secret, { requestId: ctx.state.requestId, address: ctx.ip });
     if (html) {
       ctx.type = 'text/html';
       ctx.body = joinedPage(services, joined);

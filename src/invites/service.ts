@@ -9,6 +9,7 @@ import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize, authorizeReference, collections, organizations, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { ApiError, badRequest, conflict, notFound } from '../kernel/errors.js';
+import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { assertMayGive, managedLinkInvite, rememberTarget } from './access.js';
 
@@ -19,6 +20,24 @@ export interface CreateLinkInvite {
   level?: MemberRole | null;
   expiresAt?: Date | null;
 }
+
+/** An event about an invite link: what it gives, where. */
+const linkEvent = (action: string, invite: LinkInviteRow, payload?: Record<string, unknown>): ChangeEvent => ({
+  action,
+  organizationId: invite.organizationId,
+  target: { type: 'invite-link', id: invite.id, label: null },
+  spaceId: invite.spaceId,
+  ...(payload && { payload }),
+});
+
+/** What an invite link gives, as its events keep it. */
+const gives = ({ role, level, spaceId, collectionId, expiresAt }: LinkInviteRow) => ({
+  role,
+  level,
+  space: spaceId,
+  collection: collectionId,
+  expiresAt: expiresAt?.toISOString() ?? null,
+});
 
 /** The furthest ahead a link's expiry may be set. */
 export const MAX_LINK_DAYS = 365;
@@ -61,13 +80,17 @@ export async function createLinkInvite(ctx: Context, organizationId: string, inp
     collectionId: input.collection ?? null,
   };
   assertMayGive(target, invite);
-  const [row] = await ctx.sql<LinkInviteRow>(Prisma.sql`
-    INSERT INTO "LinkInvite" (id, "organizationId", role, "spaceId", "collectionId", level, "expiresAt", "createdAt")
-    SELECT ${newId()}, o.id, ${invite.role}::"MemberRole", ${invite.spaceId}, ${invite.collectionId}, ${invite.level}::"MemberRole",
-           ${expiresAt}::timestamptz, ${ctx.clock.now()}
-      FROM "Organization" o WHERE o.id = ${organizationId} AND o."inviteLinks"
-    RETURNING *`);
-  if (!row) throw linksDisabled();
+  const row = await ctx.prisma.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<LinkInviteRow[]>`
+      INSERT INTO "LinkInvite" (id, "organizationId", role, "spaceId", "collectionId", level, "expiresAt", "createdAt")
+      SELECT ${newId()}, o.id, ${invite.role}::"MemberRole", ${invite.spaceId}, ${invite.collectionId}, ${invite.level}::"MemberRole",
+             ${expiresAt}::timestamptz, ${ctx.clock.now()}
+        FROM "Organization" o WHERE o.id = ${organizationId} AND o."inviteLinks"
+      RETURNING *`;
+    if (!row) throw linksDisabled();
+    await recordEvents(tx, ctx, [linkEvent('invite_link_created', row, gives(row))]);
+    return row;
+  });
   rememberTarget(row, target);
   return row;
 }
@@ -93,18 +116,27 @@ export async function updateLinkInvite(
     ...(expiresAt !== undefined && { expiresAt }),
   };
   assertMayGive(target, changed);
-  const [row] = await ctx.sql<LinkInviteRow>(Prisma.sql`
-    UPDATE "LinkInvite" SET role = ${changed.role}::"MemberRole", level = ${changed.level}::"MemberRole",
-           "expiresAt" = ${changed.expiresAt}::timestamptz
-     WHERE id = ${inviteId} RETURNING *`);
-  if (!row) throw notFound('Invite');
+  const row = await ctx.prisma.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<LinkInviteRow[]>`
+      UPDATE "LinkInvite" SET role = ${changed.role}::"MemberRole", level = ${changed.level}::"MemberRole",
+             "expiresAt" = ${changed.expiresAt}::timestamptz
+       WHERE id = ${inviteId} RETURNING *`;
+    if (!row) throw notFound('Invite');
+    const fields = changedFields(gives(invite), gives(row));
+    if (Object.keys(fields).length) await recordEvents(tx, ctx, [linkEvent('invite_link_updated', row, { changed: fields })]);
+    return row;
+  });
   rememberTarget(row, target);
   return row;
 }
 
 export async function deleteLinkInvite(ctx: Context, organizationId: string, inviteId: string): Promise<void> {
-  await managedLinkInvite(ctx, organizationId, inviteId);
-  await ctx.sql(Prisma.sql`DELETE FROM "LinkInvite" WHERE id = ${inviteId}`);
+  const { invite } = await managedLinkInvite(ctx, organizationId, inviteId);
+  await ctx.prisma.$transaction(async (tx) => {
+    if (await tx.$executeRaw`DELETE FROM "LinkInvite" WHERE id = ${inviteId}`) {
+      await recordEvents(tx, ctx, [linkEvent('invite_link_deleted', invite, gives(invite))]);
+    }
+  });
 }
 
 /** The membership a join with an invite link left the viewer with. */
@@ -117,7 +149,10 @@ export interface Joined {
 interface InviteToJoin extends LinkInviteRow {
   inviteLinks: boolean;
   spaceDeletedAt: Date | null;
+  contentTitle: string | null;
+  /** The viewer's membership before joining: null when they were not a member. */
   disabled: boolean | null;
+  memberRole: MemberRole | null;
 }
 
 /**
@@ -130,9 +165,11 @@ export async function joinWithLinkInvite(ctx: Context, organizationId: string, i
   if (ctx.viewer.organizationId && ctx.viewer.organizationId !== organizationId) throw notFound('Invite');
   const userId = ctx.viewer.userId;
   const [invite] = await ctx.sql<InviteToJoin>(Prisma.sql`
-    SELECT i.*, o."inviteLinks", s."deletedAt" AS "spaceDeletedAt", m.disabled
+    SELECT i.*, o."inviteLinks", s."deletedAt" AS "spaceDeletedAt", coalesce(s.title, c.title) AS "contentTitle", m.disabled,
+           m.role AS "memberRole"
       FROM "LinkInvite" i JOIN "Organization" o ON o.id = i."organizationId"
       LEFT JOIN "Space" s ON s.id = i."spaceId"
+      LEFT JOIN "Collection" c ON c.id = i."collectionId"
       LEFT JOIN "Member" m ON m."organizationId" = i."organizationId" AND m."userId" = ${userId}
      WHERE i.id = ${inviteId} AND i."organizationId" = ${organizationId}`);
   if (!invite) throw notFound('Invite');
@@ -149,17 +186,49 @@ export async function joinWithLinkInvite(ctx: Context, organizationId: string, i
         INSERT INTO "ContentGrant" (id, "organizationId", ${grantColumn}, "userId", role, "createdAt")
         SELECT ${newId()}, m."organizationId", ${content}, m."userId", ${invite.level ?? 'read'}::"MemberRole", ${ctx.clock.now()} FROM member m
         ON CONFLICT (${grantColumn}, "userId") DO UPDATE SET role = LEAST("ContentGrant".role, EXCLUDED.role)
+         WHERE "ContentGrant".role IS DISTINCT FROM LEAST("ContentGrant".role, EXCLUDED.role)
+        RETURNING role
       )`
     : Prisma.empty;
-  const [member] = await ctx.sql<Joined>(Prisma.sql`
-    WITH member AS (
-      INSERT INTO "Member" ("organizationId", "userId", role, "joinedAt")
-      VALUES (${organizationId}, ${userId}, ${content ? null : invite.role}::"MemberRole", ${ctx.clock.now()})
-      ON CONFLICT ("organizationId", "userId") DO UPDATE SET role = LEAST("Member".role, EXCLUDED.role) WHERE NOT "Member".disabled
-      RETURNING "organizationId", "userId", role
-    ) ${grant}
-    SELECT * FROM member`);
-  // Disabled between the read and the write.
-  if (!member) throw disabled();
-  return member;
+  return ctx.prisma.$transaction(async (tx) => {
+    const [member] = await tx.$queryRaw<(Joined & { granted: MemberRole | null })[]>(Prisma.sql`
+      WITH member AS (
+        INSERT INTO "Member" ("organizationId", "userId", role, "joinedAt")
+        VALUES (${organizationId}, ${userId}, ${content ? null : invite.role}::"MemberRole", ${ctx.clock.now()})
+        ON CONFLICT ("organizationId", "userId") DO UPDATE SET role = LEAST("Member".role, EXCLUDED.role) WHERE NOT "Member".disabled
+        RETURNING "organizationId", "userId", role
+      ) ${grant}
+      SELECT member.*, ${content ? Prisma.sql`(SELECT role FROM granted)` : Prisma.sql`NULL::"MemberRole"`} AS granted FROM member`);
+    // Disabled between the read and the write.
+    if (!member) throw disabled();
+    const { granted, ...joined } = member;
+    const via = { via: 'invite_link', invite: invite.id };
+    const target = { type: 'user', id: userId, label: null };
+    const wasMember = invite.disabled !== null;
+    await recordEvents(tx, ctx, [
+      ...(!wasMember ? [{ action: 'member_joined', organizationId, target, payload: { role: joined.role, ...via } }] : []),
+      ...(wasMember && invite.memberRole !== joined.role
+        ? [
+            {
+              action: 'member_role_updated',
+              organizationId,
+              target,
+              payload: { role: { from: invite.memberRole, to: joined.role }, ...via },
+            },
+          ]
+        : []),
+      ...(content && granted
+        ? [
+            {
+              action: 'grants_updated',
+              organizationId,
+              target: { type: invite.spaceId ? 'space' : 'collection', id: content, label: invite.contentTitle },
+              spaceId: invite.spaceId,
+              payload: { role: granted, users: [userId], teams: [], ...via },
+            },
+          ]
+        : []),
+    ]);
+    return joined;
+  });
 }

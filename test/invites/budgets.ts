@@ -7,16 +7,19 @@ const links = '/v1/orgs/:organizationId/link-invites';
 export const invitesBudgets: DomainBudgets = {
   budgets: {
     // Token, membership; in a transaction (BEGIN, COMMIT) the organization (with the inviter and SSO providers, and the
-    // lock that serialises its invites), then one statement checks the mail quota and writes users, invites and the mailing.
-    'POST /v1/orgs/:organizationId/invites': 6,
-    // Token, the invite with what refuses it, then one statement joins (membership and grant).
-    'POST /v1/orgs/:organizationId/invites/:inviteId': 3,
+    // lock that serialises its invites), then one statement checks the mail quota and writes users, invites and the mailing;
+    // the invites' events.
+    'POST /v1/orgs/:organizationId/invites': 7,
+    // Token, the invite with what refuses it, then in a transaction one statement joins (membership and grant), and the
+    // events when it changed something (here it does not).
+    'POST /v1/orgs/:organizationId/invites/:inviteId': 5,
     [`GET ${links}`]: 3,
-    // Token, the space and the viewer's level on it, the insert, the space's counters (published URLs among them).
-    [`POST ${links}`]: 5,
+    // Token, the space and the viewer's level on it, in a transaction the insert and its event, the space's counters
+    // (published URLs among them).
+    [`POST ${links}`]: 8,
     [`GET ${links}/:inviteId`]: 5,
-    [`PATCH ${links}/:inviteId`]: 4,
-    [`DELETE ${links}/:inviteId`]: 4,
+    [`PATCH ${links}/:inviteId`]: 7,
+    [`DELETE ${links}/:inviteId`]: 7,
   },
   calls: async ({ t, organizationId, space }) => {
     const invite = async (data: { role?: 'read' | 'edit'; spaceId?: string; level?: 'edit' }) =>

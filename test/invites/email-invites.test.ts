@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import { hashToken } from '../../src/kernel/ids.js';
 import { type Person, useApi } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildMember, buildOrganization, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 import { joinSecret, startMailCatcher } from './mail-catcher.js';
@@ -59,6 +60,17 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
     // Only the hash is stored.
     expect(invites.map((row) => row.tokenHash)).toContain(hashToken(secret));
     expect(JSON.stringify(invites)).not.toContain(secret);
+    // One event per invite, never the link's secret.
+    const events = await eventsOf(t.prisma, { organizationId: acme }, 'member_invited');
+    const ours = events.filter((event) => data.users.includes(event.targetId));
+    expect(ours.map((event) => [event.targetLabel, event.payload]).sort()).toMatchObject(
+      [
+        [first.toLowerCase(), { email: first.toLowerCase(), role: 'comment', sso: false }],
+        [second, { email: second, role: 'edit', sso: false }],
+      ].sort(),
+    );
+    expect(ours[0]).toMatchObject({ actorId: world.admin.userId, targetType: 'user' });
+    expect(JSON.stringify(events)).not.toContain(secret);
   });
 
   it('takes the organization’s default role when the request gives none, and a role per address (null: a guest)', async () => {
@@ -109,6 +121,7 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
     expect((await invite(world.outsider.token, body)).status).toBe(404);
     expect((await invite(world.admin.token, body, world.outsiderOrganizationId)).status).toBe(404);
     expect(await t.prisma.user.count({ where: { email: body.emails[0] } })).toBe(0);
+    expect(await t.prisma.auditEvent.count({ where: { targetLabel: body.emails[0] } })).toBe(0);
   });
 
   it('enforces its limits, naming the field and the address at fault, and writes nothing', async () => {
@@ -172,11 +185,22 @@ describe('the join link', () => {
     const orgs = await t.request('GET', `/v1/orgs/${organization.id}/members/${joined.body.userId}`, { token: joined.body.token });
     expect(orgs.body).toMatchObject({ role: 'edit' });
     expect(await t.prisma.emailInvite.count({ where: { organizationId: organization.id } })).toBe(0);
+    // The invitee joined, and acts: their first token is recorded where it can act.
+    const events = await eventsOf(t.prisma, { organizationId: organization.id }, 'member_joined', 'api_token_created');
+    expect(events.map((event) => [event.action, event.actorId, event.source]).sort()).toEqual([
+      ['api_token_created', joined.body.userId, 'api'],
+      ['member_joined', joined.body.userId, 'api'],
+    ]);
+    expect(events.find((event) => event.action === 'member_joined')).toMatchObject({
+      targetId: joined.body.userId,
+      payload: { role: 'edit', via: 'email_invite', requestId: expect.any(String) },
+    });
 
     const second = await join(secret);
     expect(second.status).toBe(404);
     expect(second.body.error.message).toBe('This invite link is unknown or was already used.');
     expect((await join(secret, 'GET', html)).status).toBe(404);
+    expect(await eventsOf(t.prisma, { organizationId: organization.id }, 'member_joined')).toHaveLength(1);
   });
 
   it('answers the form with a page that shows the token once; who holds a live token gets none', async () => {

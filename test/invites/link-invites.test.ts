@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Collection, Space } from '../../src/generated/prisma/client.js';
 import { type Person, useApi, walk } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 import { expectMatchesDocument, expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -66,6 +67,17 @@ describe('POST /v1/orgs/{organizationId}/link-invites', () => {
         [null, null, shelf.id, 'create'],
       ].sort(),
     );
+    const created = await eventsOf(t.prisma, { targetId: toSpace.data.id });
+    expect(created).toMatchObject([
+      {
+        action: 'invite_link_created',
+        actorId: world.creator.userId,
+        targetType: 'invite-link',
+        spaceId: book.id,
+        payload: { role: null, level: 'edit', space: book.id, collection: null, expiresAt: null },
+      },
+    ]);
+    expect(await eventsOf(t.prisma, { targetId: toOrganization.data.id })).toMatchObject([{ payload: { role: 'edit', level: null } }]);
   });
 
   it('says whether the viewer already has what an invite gives', async () => {
@@ -249,6 +261,10 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
     expect(await t.prisma.linkInvite.count({ where: { id: doomed } })).toBe(0);
     expect((await t.request('GET', links(acme, `/${doomed}`), { token: world.creator.token })).status).toBe(404);
     expect((await join(world.outsider.token, doomed)).status).toBe(404);
+    expect((await eventsOf(t.prisma, { targetId: doomed })).map((event) => [event.action, event.actorId]).sort()).toEqual([
+      ['invite_link_created', world.creator.userId],
+      ['invite_link_deleted', world.creator.userId],
+    ]);
   });
 });
 
@@ -274,6 +290,12 @@ describe('POST /v1/orgs/{organizationId}/invites/{inviteId}', () => {
     const guests = (await create(world.admin.token, { role: null })).body.id;
     expect((await join(reader.token, guests)).status).toBe(200);
     expect(await roleIn(reader)).toBe('edit');
+    // Who joined, and whose role the link raised; joining again and the reviewer's join changed nothing, and record nothing.
+    const about = async (person: Person) =>
+      (await eventsOf(t.prisma, { targetId: person.userId })).map((event) => [event.action, event.actorId, event.payload]);
+    expect(await about(newcomer)).toMatchObject([['member_joined', newcomer.userId, { role: 'edit', via: 'invite_link', invite }]]);
+    expect(await about(reader)).toMatchObject([['member_role_updated', reader.userId, { role: { from: 'read', to: 'edit' }, invite }]]);
+    expect(await about(reviewer)).toEqual([]);
   });
 
   it('joins with an invite to content: a guest with a grant, which is raised and never lowered', async () => {
@@ -299,6 +321,20 @@ describe('POST /v1/orgs/{organizationId}/invites/{inviteId}', () => {
     // A member keeps their role when joining a space.
     expect((await join(world.editor.token, toRead)).status).toBe(200);
     expect(await roleIn(world.editor)).toBe('edit');
+    // The newcomer joined as a guest; each grant given or raised is recorded, the one that changed nothing is not.
+    const grants = (await eventsOf(t.prisma, { organizationId: acme }, 'grants_updated'))
+      .filter((event) => [toEdit, toRead, toCollection].includes((event.payload as { invite: string }).invite))
+      .map((event) => [event.targetId, (event.payload as { users: string[] }).users[0], (event.payload as { role: string }).role]);
+    expect(grants.sort()).toEqual(
+      [
+        [book.id, newcomer.userId, 'read'],
+        [book.id, newcomer.userId, 'edit'],
+        [shelf.id, newcomer.userId, 'comment'],
+        [book.id, world.editor.userId, 'read'],
+      ].sort(),
+    );
+    expect(await eventsOf(t.prisma, { targetId: newcomer.userId })).toMatchObject([{ action: 'member_joined', payload: { role: null } }]);
+    expect(await eventsOf(t.prisma, { targetId: world.editor.userId }, 'member_joined', 'member_role_updated')).toEqual([]);
     // The invite is redundant to them now.
     const seen = await t.request('POST', '/graphql', {
       token: newcomer.token,
