@@ -3,7 +3,8 @@
 // valid for SSO_SESSION_MINUTES, is their session. One transaction: a refusal at any step leaves nothing behind.
 import type { Prisma, SamlProvider as SamlProviderRow } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
-import type { Services } from '../kernel/context.js';
+import type { RequestOrigin, Services } from '../kernel/context.js';
+import { recordEvents, recorderFor } from '../kernel/events.js';
 import { hashToken, newApiToken, newId } from '../kernel/ids.js';
 import { SamlRefusal, type VerifiedAssertion } from './saml.js';
 
@@ -31,7 +32,7 @@ async function userFor(tx: Transaction, assertion: VerifiedAssertion): Promise<{
 }
 
 /**
- * Makes the user a member on their first sign-in, and tells whether it did. A member keeps their role (a disabled one
+ * Makes the user a member on their first sign-in, and answers the role they joined with (undefined: they were a member). A member keeps their role (a disabled one
  * is refused). A newcomer gets the role of their pending SSO invite, which this consumes, or the provider's default
  * role, and joins its default team. A user the instance knew before, who is neither a member nor invited, is refused:
  * an identity provider vouches for the organization's people, not for accounts that belong to no one it knows of.
@@ -42,12 +43,12 @@ async function joinOrganization(
   user: { id: string; created: boolean },
   email: string,
   now: Date,
-): Promise<boolean> {
+): Promise<{ role: MemberRole | null } | undefined> {
   const { organizationId } = provider;
   const [member] = await tx.$queryRaw<{ disabled: boolean }[]>`
     SELECT disabled FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${user.id}`;
   if (member?.disabled) throw new SamlRefusal('member-disabled', 'Your membership of this organization is disabled.');
-  if (member) return false;
+  if (member) return undefined;
   const [invite] = await tx.$queryRaw<{ role: MemberRole | null }[]>`
     DELETE FROM "EmailInvite" WHERE "organizationId" = ${organizationId} AND email = ${email} AND sso AND "expiresAt" > ${now}
     RETURNING role`;
@@ -65,7 +66,7 @@ async function joinOrganization(
       SELECT id, "organizationId", ${user.id} FROM "Team" WHERE id = ${provider.defaultTeamId} AND "organizationId" = ${organizationId}
       ON CONFLICT DO NOTHING`;
   }
-  return true;
+  return { role };
 }
 
 /** Signs in the user of a verified assertion; refuses (SamlRefusal) a replayed assertion or a stale request. */
@@ -73,6 +74,7 @@ export async function signIn(
   services: Services,
   provider: SamlProviderRow,
   assertion: VerifiedAssertion,
+  origin: RequestOrigin = {},
 ): Promise<SsoSession & { tokenId: string; provisioned: boolean }> {
   const now = services.clock.now();
   return services.prisma.$transaction(async (tx) => {
@@ -87,7 +89,7 @@ export async function signIn(
     if (!answered.length) throw new SamlRefusal('request', 'The SAML response answers no pending sign-in: start again.');
 
     const user = await userFor(tx, assertion);
-    const provisioned = await joinOrganization(tx, provider, user, assertion.email, now);
+    const joined = await joinOrganization(tx, provider, user, assertion.email, now);
     const token = newApiToken();
     const expiresAt = new Date(now.getTime() + services.config.ssoSessionMinutes * 60_000);
     const { id: tokenId } = await tx.apiToken.create({
@@ -102,6 +104,20 @@ export async function signIn(
       },
       select: { id: true },
     });
-    return { token, expiresAt, userId: user.id, organizationId: provider.organizationId, tokenId, provisioned };
+    // The user signs in: they act. Their session is a token, recorded in the one organization where it acts.
+    const { organizationId } = provider;
+    const via = { via: 'sso', provider: provider.id };
+    await recordEvents(tx, recorderFor(services, { type: 'user', id: user.id, source: 'api', ...origin }), [
+      ...(joined
+        ? [{ action: 'member_joined', organizationId, target: { type: 'user', id: user.id }, payload: { ...joined, ...via } }]
+        : []),
+      {
+        action: 'api_token_created',
+        organizationId,
+        target: { type: 'api-token', id: tokenId, label: `SSO session (${provider.label})` },
+        payload: { userId: user.id, expiresAt: expiresAt.toISOString(), ...via },
+      },
+    ]);
+    return { token, expiresAt, userId: user.id, organizationId, tokenId, provisioned: joined !== undefined };
   });
 }

@@ -96,7 +96,10 @@ async function acs(services: Services, ctx: Koa.Context, providerId: string): Pr
   const relayState = relayStateOf(form.get('RelayState'));
   await pruneExpired(services, provider.id);
   const assertion = await verifyResponse(services.config, services.clock, provider, samlResponse);
-  const { tokenId, provisioned, ...session } = await signIn(services, provider, assertion);
+  const { tokenId, provisioned, ...session } = await signIn(services, provider, assertion, {
+    requestId: ctx.state.requestId,
+    address: ctx.ip,
+  });
   ctx.state.actor = { userId: session.userId, tokenId };
   ctx.state.log.info({ providerId: provider.id, userId: session.userId, provisioned }, 'SAML sign-in');
   // The body holds a credential: no cache may keep it.

@@ -7,6 +7,7 @@ import pino from 'pino';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import { useApi } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildMember, buildSpace, buildUser } from '../support/factories.js';
 import { gitbookClient } from '../support/openapi.js';
 import {
@@ -154,6 +155,12 @@ describe('POST /sso/saml/{id}/acs', () => {
     });
     const token = await t.prisma.apiToken.findFirstOrThrow({ where: { userId: user.id } });
     expect(token.label).toBe('SSO session (Acme IdP)');
+    // The user acts: they joined, and their session's token acts in this organization.
+    const events = (await eventsOf(t.prisma, { organizationId: acme })).filter((event) => [user.id, token.id].includes(event.targetId));
+    expect(events.map((event) => [event.action, event.actorId, event.targetId, event.payload]).sort()).toMatchObject([
+      ['api_token_created', user.id, token.id, { userId: user.id, via: 'sso', provider: provider.id }],
+      ['member_joined', user.id, user.id, { role: 'edit', via: 'sso', provider: provider.id }],
+    ]);
 
     const me = await t.request('GET', '/v1/user', { token: answer.body.token });
     expect(me.status).toBe(200);
@@ -207,6 +214,12 @@ describe('POST /sso/saml/{id}/acs', () => {
     });
     expect(await t.prisma.teamMember.count({ where: { userId: user.id } })).toBe(0);
     expect((await t.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).displayName).not.toBe('Renamed');
+    // Joined once; each sign-in's session token recorded.
+    expect(await eventsOf(t.prisma, { targetId: user.id }, 'member_joined')).toHaveLength(1);
+    expect(
+      (await eventsOf(t.prisma, { organizationId: acme }, 'api_token_created')).filter((event) => event.actorId === user.id),
+    ).toHaveLength(2);
+    expect(await eventsOf(t.prisma, { targetId: world.reader.userId }, 'member_joined')).toEqual([]);
   });
 
   it('answers a token that acts in this organization only, whatever else the user belongs to', async () => {
@@ -364,6 +377,7 @@ describe('POST /sso/saml/{id}/acs', () => {
         'Your membership of this organization is disabled.',
       );
       await expectRefused((await signInAs(world.outsider.email)).answer, 403, 'not-member');
+      expect(await t.prisma.auditEvent.count({ where: { actorId: { in: [disabled.userId, world.outsider.userId] } } })).toBe(0);
     });
 
     it('refuses an assertion that names no e-mail address', async () => {
