@@ -204,6 +204,12 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
     expectMatchesSpec('0202', 'patch', '/orgs/{organizationId}/link-invites/{inviteId}', 200, raised.data);
     expect(raised.data).toMatchObject({ level: 'create', redundant: true });
     expect((await t.prisma.linkInvite.findUniqueOrThrow({ where: { id: toSpace } })).level).toBe('create');
+    expect(await eventsOf(t.prisma, { targetId: toOrganization }, 'invite_link_updated')).toMatchObject([
+      { actorId: world.admin.userId, payload: { changed: { role: { from: 'read', to: null } } } },
+    ]);
+    expect(await eventsOf(t.prisma, { targetId: toSpace }, 'invite_link_updated')).toMatchObject([
+      { actorId: world.creator.userId, spaceId: book.id, payload: { changed: { level: { from: 'comment', to: 'create' } } } },
+    ]);
   });
 
   it('validates changes against the kind of invite and the manager’s own level', async () => {
@@ -236,6 +242,9 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
       expect(res.body.error.message).toBe(message);
     }
     expect((await t.prisma.linkInvite.findUniqueOrThrow({ where: { id: toSpace } })).level).toBe('create');
+    // Refused changes recorded nothing: each still has the one event of the change above.
+    expect(await eventsOf(t.prisma, { targetId: toSpace }, 'invite_link_updated')).toHaveLength(1);
+    expect(await eventsOf(t.prisma, { targetId: toOrganization }, 'invite_link_updated')).toHaveLength(1);
   });
 
   it('shows an invite only to who manages it; another organization’s invite is not found here', async () => {
