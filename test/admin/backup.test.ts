@@ -1,5 +1,5 @@
 // Backup and restore (src/admin/backup.ts) on the shared test server: real data in every table, real files, no mocks.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -149,6 +149,22 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
   });
   await prisma.samlRequest.create({ data: { id: `_${AWKWARD.length}`, providerId: provider.id, expiresAt: new Date() } });
   await prisma.samlAssertion.create({ data: { providerId: provider.id, assertionId: AWKWARD, expiresAt: new Date() } });
+  await prisma.auditEvent.create({
+    data: {
+      id: randomUUID(),
+      organizationId,
+      action: 'member_role_updated',
+      actorType: 'user',
+      actorId: world.admin.userId,
+      actorLabel: AWKWARD,
+      source: 'api',
+      targetType: 'user',
+      targetId: world.reader.userId,
+      targetLabel: END_OF_DATA_ALONE,
+      payload: { role: { from: null, to: 'read' }, clientAddress: '::ffff:127.0.0.1', note: AWKWARD },
+      occurredAt: new Date('2024-02-29T12:34:56.789Z'),
+    },
+  });
 
   const top = await buildCollection(prisma, { organizationId, title: 'Top', description: AWKWARD, position: 0.1 + 0.2 });
   const middle = await buildCollection(prisma, { parentId: top.id, defaultLevel: null });
