@@ -11,7 +11,7 @@ import { members } from './access.js';
 type Transaction = Prisma.TransactionClient;
 
 /** An event about a membership: its target is the member's user, labelled with their name as it is now. */
-export const memberEvent = (
+const memberEvent = (
   action: string,
   member: { organizationId: string; userId: string; displayName: string | null },
   payload?: Record<string, unknown>,
