@@ -139,6 +139,7 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
     const { data } = await api.orgs.updateMemberInOrganizationById(org, colleague.userId, { role: 'review' as MemberRole });
     expectMatchesSpec('0202', 'patch', '/orgs/{organizationId}/members/{userId}', 200, data);
     expect(data.role).toBe('review');
+    t.clock.advanceMs(1); // so that the events' order is the changes'
     const guest = await t.request('PATCH', `/v1/orgs/${org}/members/${colleague.userId}`, { token: owner.token, body: { role: null } });
     expect(guest.body.role).toBeNull();
     const row = await t.prisma.member.findUniqueOrThrow({
