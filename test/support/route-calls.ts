@@ -103,6 +103,7 @@ export async function buildRouteCalls(t: TestApp): Promise<{ admin: Person; call
       body: { role: 'edit' },
     },
     'DELETE /v1/orgs/:organizationId/members/:userId': { path: `/v1/orgs/${organizationId}/members/${leaver.userId}` },
+    'POST /v1/orgs/:organizationId/ping': { path: `/v1/orgs/${organizationId}/ping` },
     'GET /v1/orgs/:organizationId/teams': { path: `/v1/orgs/${organizationId}/teams` },
     'GET /v1/orgs/:organizationId/members/:userId/teams': { path: `/v1/orgs/${organizationId}/members/${colleague.userId}/teams` },
     'PUT /v1/orgs/:organizationId/teams': {
