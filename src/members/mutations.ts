@@ -37,9 +37,10 @@ builder.mutationFields((t) => ({
   }),
   updateMemberLastSeenAt: t.boolean({
     description:
-      'Records that the viewer is using the organization now (their `lastSeenAt`, at most once a minute). Any member. Every request in the organization records it too: the membership read that authorizes it does.',
+      'Records that the viewer is using the organization now (their `lastSeenAt`, at most once a minute), as reading the organization or changing anything in it does. Any member.',
     args: { organizationId: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
+      // The membership read that authorizes it writes the visit (src/kernel/context.ts viewerMembershipsSeenSql).
       await authorize(ctx, organizations, args.organizationId, 'view');
       return true;
     },
