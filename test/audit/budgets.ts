@@ -29,7 +29,7 @@ export const auditBudgets: DomainBudgets = {
     });
     const events = `/v1/orgs/${organizationId}/audit-events`;
     return {
-      'GET /v1/orgs/:organizationId/audit-events': { path: `${events}?limit=100` },
+      'GET /v1/orgs/:organizationId/audit-events': { path: events },
       'GET /v1/orgs/:organizationId/audit-events/:auditEventId': { path: `${events}/${event.id}` },
       'GET /v1/orgs/:organizationId/audit-event-actions': { path: `/v1/orgs/${organizationId}/audit-event-actions` },
     };
