@@ -173,7 +173,7 @@ export function memberSeenSql(who: Prisma.Sql, organizationIds: Prisma.Sql, now:
 }
 
 /** viewerMembershipsSql as a statement of its own, which records the viewer's visit to those organizations too. */
-export function viewerMembershipsSeenSql(viewer: Viewer, organizationIds: Prisma.Sql, now: Date): Prisma.Sql {
+function viewerMembershipsSeenSql(viewer: Viewer, organizationIds: Prisma.Sql, now: Date): Prisma.Sql {
   return Prisma.sql`WITH seen AS (${memberSeenSql(viewerMembershipSql(viewer, 'seen'), organizationIds, now)})
     ${viewerMembershipsSql(viewer, organizationIds)}`;
 }
