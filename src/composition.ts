@@ -14,11 +14,15 @@ import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
 import type { PageVersionHook } from './revisions/hooks.js';
 import { searchIndexHook } from './search/indexing.js';
+import { spacesActions } from './spaces/events.js';
 
 export const pageVersionHooks: readonly PageVersionHook[] = [searchIndexHook, pageLinksHook];
 
 /** What follows every recorded event (src/kernel/events.ts), in its statement. */
 export const eventHooks: readonly EventHook[] = [];
+
+/** Every action the product records, with its label: the domains' own lists (src/<domain>/events.ts), merged. */
+export const auditActions: Readonly<Record<string, string>> = { ...spacesActions };
 
 export interface ServicesOptions {
   db: Database;
@@ -43,5 +47,6 @@ export function createServices({ db, config, secret, logger, clock = systemClock
     logger,
     pageVersionHooks,
     eventHooks,
+    auditActions,
   };
 }

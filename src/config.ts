@@ -49,6 +49,7 @@ const Env = z.object({
   GRAPHQL_MAX_TOKENS: wholeNumber(1, 1_000_000).default(5000),
   GRAPHQL_MAX_DIRECTIVES: wholeNumber(0, 10_000).default(50),
   PURGE_INTERVAL_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
+  AUDIT_RETENTION_DAYS: wholeNumber(1, 100 * 365).default(365),
   JOB_CONCURRENCY: wholeNumber(0, 50).default(2),
   LINK_CHECK_TIMEOUT_SECONDS: wholeNumber(1, 120).default(10),
   GIT_MAX_DOWNLOAD_MB: wholeNumber(1, 10_240).default(200),
@@ -132,6 +133,8 @@ export interface Config {
   databaseWaitSeconds: number;
   /** How often the purge of deleted spaces runs. */
   purgeIntervalMinutes: number;
+  /** How long audit events (client addresses included) are kept; the purge deletes older ones. */
+  auditRetentionDays: number;
   /** Background jobs this process runs at once; 0: none (separate `npm run worker` processes run them). */
   jobConcurrency: number;
   /** How long a check of an external link may take, redirects included, before the link counts as broken. */
@@ -211,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
     },
     purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     jobConcurrency: e.JOB_CONCURRENCY,
     linkCheckTimeoutSeconds: e.LINK_CHECK_TIMEOUT_SECONDS,
     git: {

@@ -1,6 +1,7 @@
 // The whole API: every domain registers its GraphQL types and contributes its REST module here.
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { aboutRest } from './about/index.js';
+import { auditRest } from './audit/index.js';
 import { changeRequestReviewRest } from './change-request-reviews/index.js';
 import { changeRequestRest } from './change-requests/index.js';
 import { collectionRest } from './collections/index.js';
@@ -39,6 +40,7 @@ export const restModules = [
   organizationRest,
   memberRest,
   teamRest,
+  auditRest,
   invitesRest,
   ssoRest,
   collectionRest,

@@ -6,7 +6,7 @@
 // (lastUsedAt, lastSeenAt, link checks, the search index, processing state) and no-op answers record nothing.
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
-import type { Clock } from './context.js';
+import { type Clock, memberSeenSql } from './context.js';
 
 /** Who made a change, and through what. */
 export interface Actor {
@@ -99,15 +99,19 @@ export async function recordEvents(db: Tx, recorder: EventRecorder, events: read
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id text, "organizationId" text, action text, "actorType" text,
            "actorId" text, source text, "targetType" text, "targetId" text, "targetLabel" text, "spaceId" text, payload jsonb,
            "occurredAt" timestamptz)`;
-  const hooks = recorder.eventHooks;
-  await db.$executeRaw(
-    hooks.length
-      ? Prisma.sql`WITH recorded AS (${insert} RETURNING *), ${Prisma.join(
-          hooks.map((hook) => hook.with),
-          ', ',
-        )} SELECT 1`
-      : insert,
-  );
+  // A user who changes something in an organization has visited it: their `lastSeenAt` rides in the same statement.
+  const seen =
+    actor.type === 'user'
+      ? [
+          Prisma.sql`seen AS (${memberSeenSql(
+            Prisma.sql`seen."userId" = ${actor.id} AND NOT seen.disabled`,
+            Prisma.sql`${[...new Set(events.map((event) => event.organizationId))]}::text[]`,
+            occurredAt,
+          )})`,
+        ]
+      : [];
+  const ctes = [...seen, ...recorder.eventHooks.map((hook) => hook.with)];
+  await db.$executeRaw(ctes.length ? Prisma.sql`WITH recorded AS (${insert} RETURNING *), ${Prisma.join(ctes, ', ')} SELECT 1` : insert);
   recorder.recorded.count += events.length;
 }
 

@@ -73,6 +73,8 @@ export const policies = {
   customField: { view: 'guest', edit: 'admin' },
   /** An organization's OpenAPI specifications: its members with a role read them; who may create them changes them. */
   openAPISpec: { view: 'read', edit: 'create', delete: 'create' },
+  /** The audit log tells who did what in the whole organization: its admins alone read it. */
+  auditEvent: { view: 'admin' },
   /** SAML providers hold the organization's way in: its admins alone see them. */
   samlProvider: { view: 'admin' },
   /**

@@ -1,5 +1,5 @@
 // Backup and restore (src/admin/backup.ts) on the shared test server: real data in every table, real files, no mocks.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -273,6 +273,23 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
       reason: AWKWARD,
       pages: [{ id: 'page1', sourceURL: 'https://example.com/\\.', type: 'page', status: 'complete' }],
       createdById: world.editor.userId,
+    },
+  });
+  await prisma.auditEvent.create({
+    data: {
+      id: randomUUID(),
+      organizationId,
+      action: 'space_updated',
+      actorType: 'user',
+      actorId: world.admin.userId,
+      actorLabel: AWKWARD,
+      source: 'api',
+      targetType: 'space',
+      targetId: space.id,
+      targetLabel: END_OF_DATA_ALONE,
+      spaceId: space.id,
+      payload: { changed: { title: { from: AWKWARD, to: null } }, clientAddress: '::1' },
+      occurredAt: new Date('2026-03-04T05:06:07.089Z'),
     },
   });
   await prisma.commentReaction.create({ data: { commentId: comment.id, userId: world.reader.userId, emoji: '👍' } });

@@ -28,6 +28,9 @@ import type { World } from '../support/world.js';
  * that every field returning them sits on a protected type or on another part), or public by nature.
  */
 const parts = new Set([
+  'AuditEventAction',
+  'AuditEventActor',
+  'AuditEventTarget',
   'ChangeRequestLink',
   'ChangedRevisionFile',
   'ChangedRevisionPage',
@@ -167,6 +170,9 @@ beforeAll(async () => {
   addTo('CustomField', 'leakfield');
   addTo('OpenAPISpec', 'leak-spec');
   addTo('SamlProvider', w.saml);
+  // An event of the world's changes (its spaces' creation, say): the audit log is its admins' alone.
+  const auditEvent = (await t.prisma.auditEvent.findFirstOrThrow({ where: { organizationId: w.org } })).id;
+  addTo('AuditEvent', auditEvent);
   addTo('Invite', w.invite);
   addTo('Integration', w.integrationName);
   addTo('IntegrationInstallation', w.installation);
@@ -211,7 +217,7 @@ beforeAll(async () => {
     'LEAKvalue',
     'LEAKimport',
   ];
-  const adminOnly = [w.shareLink, w.saml, w.invite, w.installation, w.job];
+  const adminOnly = [w.shareLink, w.saml, w.invite, w.installation, w.job, auditEvent];
   const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKjob'];
   const everything = {
     ids: [
@@ -281,6 +287,7 @@ const argumentPool: Record<string, string> = {
   teamId: 'Team',
   userId: 'User',
   samlProviderId: 'SamlProvider',
+  auditEventId: 'AuditEvent',
   inviteId: 'Invite',
   name: 'CustomField',
   slug: 'OpenAPISpec',

@@ -2,6 +2,7 @@
 // body. The statement budgets (test/performance/statement-budgets.test.ts) count each call's statements; the
 // robustness sweep (test/api/robustness.test.ts) sends each route's real path bodies of the wrong shape. A domain adds
 // the calls of its routes in test/<domain>/budgets.ts.
+import { auditBudgets } from '../audit/budgets.js';
 import { changeRequestReviewsBudgets } from '../change-request-reviews/budgets.js';
 import { changeRequestsBudgets } from '../change-requests/budgets.js';
 import { commentsBudgets } from '../comments/budgets.js';
@@ -47,6 +48,7 @@ export const domains: DomainBudgets[] = [
   integrationsBudgets,
   gitSyncBudgets,
   openAPIBudgets,
+  auditBudgets,
 ];
 
 /** The admin who makes every call, and the call of each route by route key (`METHOD /path/:param`). */
@@ -101,6 +103,7 @@ export async function buildRouteCalls(t: TestApp): Promise<{ admin: Person; call
       body: { role: 'edit' },
     },
     'DELETE /v1/orgs/:organizationId/members/:userId': { path: `/v1/orgs/${organizationId}/members/${leaver.userId}` },
+    'POST /v1/orgs/:organizationId/ping': { path: `/v1/orgs/${organizationId}/ping` },
     'GET /v1/orgs/:organizationId/teams': { path: `/v1/orgs/${organizationId}/teams` },
     'GET /v1/orgs/:organizationId/members/:userId/teams': { path: `/v1/orgs/${organizationId}/members/${colleague.userId}/teams` },
     'PUT /v1/orgs/:organizationId/teams': {
