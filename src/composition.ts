@@ -14,11 +14,12 @@ import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
 import type { PageVersionHook } from './revisions/hooks.js';
 import { searchIndexHook } from './search/indexing.js';
+import { webhookDeliveryHook } from './webhooks/delivery.js';
 
 export const pageVersionHooks: readonly PageVersionHook[] = [searchIndexHook, pageLinksHook];
 
 /** What follows every recorded event (src/kernel/events.ts), in its statement. */
-export const eventHooks: readonly EventHook[] = [];
+export const eventHooks: readonly EventHook[] = [webhookDeliveryHook];
 
 export interface ServicesOptions {
   db: Database;
