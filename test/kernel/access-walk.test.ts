@@ -46,6 +46,7 @@ const parts = new Set([
   'SearchSpaceResult',
   'SiteFeature',
   'SsoProviderLogin',
+  'WebhookDelivery',
 ]);
 /** Public by nature, with why. */
 const publicTypes: Record<string, string> = {
@@ -167,6 +168,7 @@ beforeAll(async () => {
   addTo('CustomField', 'leakfield');
   addTo('OpenAPISpec', 'leak-spec');
   addTo('SamlProvider', w.saml);
+  addTo('Webhook', w.webhook);
   addTo('Invite', w.invite);
   addTo('Integration', w.integrationName);
   addTo('IntegrationInstallation', w.installation);
@@ -211,8 +213,8 @@ beforeAll(async () => {
     'LEAKvalue',
     'LEAKimport',
   ];
-  const adminOnly = [w.shareLink, w.saml, w.invite, w.installation, w.job];
-  const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKjob'];
+  const adminOnly = [w.shareLink, w.saml, w.webhook, w.invite, w.installation, w.job];
+  const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKwebhook', 'LEAKjob'];
   const everything = {
     ids: [
       ...secretContent,
@@ -281,6 +283,7 @@ const argumentPool: Record<string, string> = {
   teamId: 'Team',
   userId: 'User',
   samlProviderId: 'SamlProvider',
+  webhookId: 'Webhook',
   inviteId: 'Invite',
   name: 'CustomField',
   slug: 'OpenAPISpec',
