@@ -61,10 +61,12 @@ interface AttemptRow {
   creatorIsAdmin: boolean;
 }
 
+/** What an attempt came to; `skipped`: none was made (the webhook inactive, or disabled now), which counts no attempt. */
 type Outcome =
   | { kind: 'success'; status: number }
   | { kind: 'retry'; status: number | null; error: string }
-  | { kind: 'failed'; status: number | null; error: string };
+  | { kind: 'failed'; status: number | null; error: string }
+  | { kind: 'skipped'; error: string; disable?: string };
 
 export const webhookDeliveryTask = defineTask<DeliveryPayload>({
   name: 'webhook-delivery',
@@ -78,11 +80,10 @@ export const webhookDeliveryTask = defineTask<DeliveryPayload>({
         LEFT JOIN "Member" m ON m."organizationId" = w."organizationId" AND m."userId" = w."createdById"
        WHERE d.id = ${deliveryId}`;
     if (delivery?.status !== 'pending') return;
-    if (!delivery.active) return settle(services, delivery, { kind: 'failed', status: null, error: 'The webhook is not active.' }, 0);
+    if (!delivery.active) return settle(services, delivery, { kind: 'skipped', error: 'The webhook is not active.' }, 0);
     if (!delivery.creatorIsAdmin) {
       const reason = 'Its creator is no longer an admin of the organization.';
-      await settle(services, delivery, { kind: 'failed', status: null, error: reason }, 0, reason);
-      return;
+      return settle(services, delivery, { kind: 'skipped', error: reason, disable: reason }, 0);
     }
     const started = Date.now();
     const outcome = await attempt(services, delivery);
@@ -179,23 +180,32 @@ function withUrls(services: Services, body: DeliveryBody): DeliveryBody {
 
 /**
  * Writes what an attempt came to, in one transaction: the delivery's state, the next attempt's job, the webhook's
- * count of failures in a row, and when it is disabled (`disable`, or too many failures), its reason and its event.
+ * count of failures in a row, and when it is disabled (its creator gone, or too many failures), its reason and its
+ * event. A delivery not attempted fails without counting against the receiver.
  */
-async function settle(services: Services, delivery: AttemptRow, outcome: Outcome, durationMs: number, disable?: string): Promise<void> {
+async function settle(services: Services, delivery: AttemptRow, outcome: Outcome, durationMs: number): Promise<void> {
   const now = services.clock.now();
-  const attempts = delivery.attempts + 1;
+  const attempted = outcome.kind !== 'skipped';
+  const attempts = delivery.attempts + (attempted ? 1 : 0);
   const schedule = services.config.webhooks.retryScheduleMs;
   const retried = outcome.kind === 'retry' && attempts <= schedule.length;
   const nextAttemptAt = retried ? new Date(now.getTime() + schedule[attempts - 1]) : null;
   const status = outcome.kind === 'success' ? 'success' : retried ? 'pending' : 'failed';
-  const failures = status === 'failed' ? delivery.consecutiveFailures + 1 : status === 'success' ? 0 : delivery.consecutiveFailures;
+  const failures =
+    outcome.kind === 'success' ? 0 : status === 'failed' && attempted ? delivery.consecutiveFailures + 1 : delivery.consecutiveFailures;
   const threshold = services.config.webhooks.failuresToDisable;
-  const reason = disable ?? (status === 'failed' && failures >= threshold ? `Its last ${failures} deliveries failed.` : undefined);
+  const disable = outcome.kind === 'skipped' ? outcome.disable : undefined;
+  const reason =
+    disable ?? (status === 'failed' && attempted && failures >= threshold ? `Its last ${failures} deliveries failed.` : undefined);
+  const responseStatus = outcome.kind === 'skipped' ? null : outcome.status;
   await services.prisma.$transaction(async (tx) => {
     await tx.$executeRaw`
       UPDATE "WebhookDelivery" SET status = ${status}::"WebhookDeliveryStatus", attempts = ${attempts},
-             "responseStatus" = ${outcome.status}, "durationMs" = ${Math.round(durationMs)},
-             "lastError" = ${outcome.kind === 'success' ? null : outcome.error}, "lastAttemptAt" = ${now}, "nextAttemptAt" = ${nextAttemptAt}
+             "lastError" = ${outcome.kind === 'success' ? null : outcome.error}, "nextAttemptAt" = ${nextAttemptAt},
+             -- What the last attempt met stays when none was made now.
+             "responseStatus" = CASE WHEN ${attempted} THEN ${responseStatus}::int ELSE "responseStatus" END,
+             "durationMs" = CASE WHEN ${attempted} THEN ${Math.round(durationMs)}::int ELSE "durationMs" END,
+             "lastAttemptAt" = CASE WHEN ${attempted} THEN ${now}::timestamptz ELSE "lastAttemptAt" END
        WHERE id = ${delivery.id}`;
     if (nextAttemptAt) {
       await enqueue(

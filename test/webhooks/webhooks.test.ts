@@ -262,8 +262,9 @@ describe('deliveries', () => {
     const disabled = await t.prisma.auditEvent.findFirstOrThrow({ where: { targetId: id, action: 'webhook_disabled' } });
     expect(disabled).toMatchObject({ actorType: 'system', source: 'workflow' });
 
-    // Inactive: nothing more is delivered; resumed: delivered again, its reason gone.
+    // Inactive: nothing more is delivered, nor pinged; resumed: delivered again, its reason gone.
     hook.clear();
+    expect((await t.request('POST', `${base}/${id}/ping`, { token: world.admin.token })).status).toBe(409);
     await createSpace(t, world.admin, world.organizationId, 'While disabled');
     const resumed = await t.request('PATCH', `${base}/${id}`, { token: world.admin.token, body: { active: true } });
     expect(resumed.body).toMatchObject({ active: true });
@@ -315,7 +316,7 @@ describe("what a webhook's receiver may see", () => {
     }
     const items = await settled(t, world.organizationId, id);
     // The hidden space's event made no delivery; the open one's was not sent: its creator is no admin any more.
-    expect(items.map((item) => [item.type, item.status])).toEqual([['space_updated', 'failed']]);
+    expect(items.map((item) => [item.type, item.status, item.attempts])).toEqual([['space_updated', 'failed', 0]]);
     expect(hook.received).toHaveLength(0);
     const webhook = await t.request('GET', `/v1/orgs/${world.organizationId}/webhooks/${id}`, { token: world.admin.token });
     expect(webhook.body).toMatchObject({ active: false, disabledReason: 'Its creator is no longer an admin of the organization.' });
