@@ -16,28 +16,37 @@ import { buildWorld } from '../support/world.js';
 interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
+  path: string;
 }
 
 /** A receiver on loopback: it records each request, and answers the statuses queued for it, then 200. */
 function receiver() {
   const received: Received[] = [];
   const statuses: number[] = [];
+  const held: (() => void)[] = [];
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => {
       body += chunk;
     });
     request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.statusCode = statuses.shift() ?? 200;
-      response.end('ok');
+      received.push({ headers: request.headers, body, path: request.url ?? '' });
+      // A slow receiver: held until the test lets it answer.
+      if (request.url === '/slow') held.push(() => response.end('late'));
+      else {
+        response.statusCode = statuses.shift() ?? 200;
+        response.end('ok');
+      }
     });
   });
   return {
     received,
     statuses,
     server,
-    url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    url: (path = '/hook') => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
+    release() {
+      for (const answer of held.splice(0)) answer();
+    },
     clear() {
       received.length = 0;
       statuses.length = 0;
@@ -274,6 +283,25 @@ describe('deliveries', () => {
     expect(after.map((item) => item.status)).toEqual(['success', 'failed', 'failed']);
     expect(hook.received).toHaveLength(1);
     await t.request('DELETE', `${base}/${id}`, { token: world.admin.token });
+  });
+
+  it('does not hold one webhook up behind a slow receiver of another', async () => {
+    const slow = await createWebhook(t, world.admin, world.organizationId, { url: hook.url('/slow'), events: ['space_created'] });
+    const fast = await createWebhook(t, world.admin, world.organizationId, { events: ['space_created'] });
+    await createSpace(t, world.admin, world.organizationId, 'Raced');
+    await createSpace(t, world.admin, world.organizationId, 'Raced again');
+    // Both of the fast webhook's deliveries arrive while the slow receiver still holds its first.
+    await settled(t, world.organizationId, fast.id, 2);
+    expect(hook.received.filter((request) => request.path === '/slow')).toHaveLength(1);
+    hook.release();
+    await until(
+      async () => hook.received.filter((request) => request.path === '/slow').length,
+      (count) => count === 2,
+    );
+    hook.release();
+    await settled(t, world.organizationId, slow.id, 2);
+    for (const { id } of [slow, fast])
+      await t.request('DELETE', `/v1/orgs/${world.organizationId}/webhooks/${id}`, { token: world.admin.token });
   });
 
   it('pings the receiver', async () => {
