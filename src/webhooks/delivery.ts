@@ -91,7 +91,7 @@ export const webhookDeliveryTask = defineTask<DeliveryPayload>({
   },
 });
 
-/** The rows the hook's deliveries are enqueued from. */
+/** The rows the hook's deliveries are enqueued from, each in its webhook's queue (queueOf's name, in SQL). */
 const enqueued = (deliveries: string) =>
   Prisma.sql`SELECT jsonb_build_object('deliveryId', d.id) AS payload, d."organizationId", 'webhook:' || d."webhookId" AS queue,
                     NULL::timestamptz AS "runAt"
