@@ -15,14 +15,16 @@ import { createMailer } from './mail.js';
 import type { PageVersionHook } from './revisions/hooks.js';
 import { searchIndexHook } from './search/indexing.js';
 import { spacesActions } from './spaces/events.js';
+import { webhookDeliveryHook } from './webhooks/delivery.js';
+import { webhooksActions } from './webhooks/events.js';
 
 export const pageVersionHooks: readonly PageVersionHook[] = [searchIndexHook, pageLinksHook];
 
 /** What follows every recorded event (src/kernel/events.ts), in its statement. */
-export const eventHooks: readonly EventHook[] = [];
+export const eventHooks: readonly EventHook[] = [webhookDeliveryHook];
 
 /** Every action the product records, with its label: the domains' own lists (src/<domain>/events.ts), merged. */
-export const auditActions: Readonly<Record<string, string>> = { ...spacesActions };
+export const auditActions: Readonly<Record<string, string>> = { ...spacesActions, ...webhooksActions };
 
 export interface ServicesOptions {
   db: Database;

@@ -30,6 +30,7 @@ import { spaceRest } from './spaces/index.js';
 import { ssoRest } from './sso/index.js';
 import { teamRest } from './teams/index.js';
 import { userRest } from './users/index.js';
+import { webhookRest } from './webhooks/index.js';
 
 // Unsorted: field order is declaration order, which is the order REST writes fields it selects by default (urls, permissions).
 export const schema = builder.toSchema({ sortSchema: false });
@@ -63,6 +64,7 @@ export const restModules = [
   integrationRest,
   gitSyncRest,
   openAPIRest,
+  webhookRest,
 ];
 
 /** schema.graphql, as committed at the top of the repository. */

@@ -13,6 +13,7 @@ import { openAPIProcessTask, refreshOpenAPISpecs } from './openapi/processing.js
 import { searchBackfillTask } from './search/backfill.js';
 import { hostnameCheckTask, scheduleHostnameChecks } from './sites/proof.js';
 import { purgeDeletedSpaces } from './spaces/purge.js';
+import { webhookDeliveryTask } from './webhooks/delivery.js';
 
 const FINISHED_JOBS_KEPT_DAYS = 7;
 
@@ -45,6 +46,7 @@ export const tasks: readonly AnyTask[] = [
   openAPIProcessTask,
   hostnameCheckTask,
   importRunTask,
+  webhookDeliveryTask,
 ];
 
 export const schedule: Schedule = {

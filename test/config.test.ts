@@ -83,12 +83,31 @@ describe('loadConfig', () => {
     ['GRAPHQL_MAX_TOKENS', '0'],
     ['GRAPHQL_MAX_DIRECTIVES', '-1'],
     ['GRAPHQL_MAX_COST', '1e12'],
+    ['WEBHOOK_CONCURRENCY', '0'],
+    ['WEBHOOK_RETRY_SCHEDULE', '5s,,1m'],
+    ['WEBHOOK_RETRY_SCHEDULE', '5 seconds'],
+    ['WEBHOOK_RETRY_SCHEDULE', '0s'],
+    ['WEBHOOK_RETRY_SCHEDULE', '25h'],
+    ['WEBHOOK_RETRY_SCHEDULE', '24h,24h,1s'],
+    ['WEBHOOK_TIMEOUT_SECONDS', '61'],
+    ['WEBHOOK_FAILURES_TO_DISABLE', '0'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(
       new RegExp(`^Invalid configuration: ${name} .*\\(got ${JSON.stringify(JSON.stringify(value)).slice(1, -1)}\\)\\.$`),
     );
+  });
+
+  it('has the webhook settings: a retry schedule of growing waits over about 19 hours by default', () => {
+    const { webhooks } = loadConfig({});
+    expect(webhooks).toEqual({
+      concurrency: 4,
+      retryScheduleMs: [5, 15, 60, 600, 3600, 6 * 3600, 12 * 3600].map((seconds) => seconds * 1000),
+      timeoutSeconds: 10,
+      failuresToDisable: 20,
+    });
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: ' 1s, 2m ,3h' }).webhooks.retryScheduleMs).toEqual([1000, 120_000, 3 * 3_600_000]);
   });
 
   it('takes TRUST_PROXY as false, true (one proxy) or a number of proxies', () => {

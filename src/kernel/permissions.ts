@@ -77,6 +77,8 @@ export const policies = {
   auditEvent: { view: 'admin' },
   /** SAML providers hold the organization's way in: its admins alone see them. */
   samlProvider: { view: 'admin' },
+  /** Webhooks send the organization's events out, signed with their secrets: its admins alone see them. */
+  webhook: { view: 'admin' },
   /**
    * An invite link is judged by the viewer's level on what it opens, counted only where they manage its invites: the
    * organization's admins, and on a space or collection, whoever has its `viewInviteLinks`.

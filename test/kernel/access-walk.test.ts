@@ -49,6 +49,7 @@ const parts = new Set([
   'SearchSpaceResult',
   'SiteFeature',
   'SsoProviderLogin',
+  'WebhookDelivery',
 ]);
 /** Public by nature, with why. */
 const publicTypes: Record<string, string> = {
@@ -173,6 +174,7 @@ beforeAll(async () => {
   // An event of the world's changes (its spaces' creation, say): the audit log is its admins' alone.
   const auditEvent = (await t.prisma.auditEvent.findFirstOrThrow({ where: { organizationId: w.org } })).id;
   addTo('AuditEvent', auditEvent);
+  addTo('Webhook', w.webhook);
   addTo('Invite', w.invite);
   addTo('Integration', w.integrationName);
   addTo('IntegrationInstallation', w.installation);
@@ -217,8 +219,8 @@ beforeAll(async () => {
     'LEAKvalue',
     'LEAKimport',
   ];
-  const adminOnly = [w.shareLink, w.saml, w.invite, w.installation, w.job, auditEvent];
-  const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKjob'];
+  const adminOnly = [w.shareLink, w.saml, w.webhook, w.invite, w.installation, w.job, auditEvent];
+  const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKwebhook', 'LEAKjob'];
   const everything = {
     ids: [
       ...secretContent,
@@ -288,6 +290,7 @@ const argumentPool: Record<string, string> = {
   userId: 'User',
   samlProviderId: 'SamlProvider',
   auditEventId: 'AuditEvent',
+  webhookId: 'Webhook',
   inviteId: 'Invite',
   name: 'CustomField',
   slug: 'OpenAPISpec',

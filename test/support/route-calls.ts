@@ -23,6 +23,7 @@ import { siteRedirectBudgets } from '../site-redirects/budgets.js';
 import { siteStructureBudgets } from '../site-structure/budgets.js';
 import { sitesBudgets } from '../sites/budgets.js';
 import { ssoBudgets } from '../sso/budgets.js';
+import { webhooksBudgets } from '../webhooks/budgets.js';
 import type { Person, TestApp } from './app.js';
 import type { BudgetCall, DomainBudgets } from './budgets.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from './factories.js';
@@ -49,6 +50,7 @@ export const domains: DomainBudgets[] = [
   gitSyncBudgets,
   openAPIBudgets,
   auditBudgets,
+  webhooksBudgets,
 ];
 
 /** The admin who makes every call, and the call of each route by route key (`METHOD /path/:param`). */
