@@ -143,25 +143,39 @@ export interface SiteChange {
  * Where a new default site space is recorded: on the site, or when the site has sections on its default section (the
  * one the change names, else the site's, else its first), which must hold it.
  */
-async function defaultsOf(ctx: Context, site: SiteRow, change: SiteChange): Promise<{ sectionId: string | null }> {
+async function defaultsOf(
+  ctx: Context,
+  site: SiteRow,
+  change: SiteChange,
+): Promise<{ sectionId: string | null; sectionDefault: string | null }> {
   const siteSpaceId = change.defaultSiteSpace ?? null;
   const sectionId = change.defaultSiteSection ?? null;
-  const [found] = await ctx.sql<{ siteSpace: boolean; siteSpaceSection: string | null; section: boolean; defaultSection: string | null }>(
+  const [found] = await ctx.sql<{
+    siteSpace: boolean;
+    siteSpaceSection: string | null;
+    section: boolean;
+    defaultSection: string | null;
+    sectionDefault: string | null;
+  }>(
     Prisma.sql`
     SELECT EXISTS (SELECT 1 FROM "SiteSpace" ss WHERE ss.id = ${siteSpaceId} AND ss."siteId" = ${site.id}) AS "siteSpace",
       (SELECT ss."sectionId" FROM "SiteSpace" ss WHERE ss.id = ${siteSpaceId} AND ss."siteId" = ${site.id}) AS "siteSpaceSection",
       EXISTS (SELECT 1 FROM "SiteSection" sc WHERE sc.id = ${sectionId} AND sc."siteId" = ${site.id}) AS section,
       (SELECT sc.id FROM "SiteSection" sc WHERE sc."siteId" = ${site.id}
-        ORDER BY sc.id = ${site.defaultSiteSectionId} DESC NULLS LAST, sc.position, sc.id LIMIT 1) AS "defaultSection"`,
+        ORDER BY sc.id = ${site.defaultSiteSectionId} DESC NULLS LAST, sc.position, sc.id LIMIT 1) AS "defaultSection",
+      -- The default site space of the section that takes the new one (the same order, the named section first).
+      (SELECT sc."defaultSiteSpaceId" FROM "SiteSection" sc WHERE sc."siteId" = ${site.id}
+        ORDER BY sc.id = ${sectionId} DESC NULLS LAST, sc.id = ${site.defaultSiteSectionId} DESC NULLS LAST, sc.position, sc.id
+        LIMIT 1) AS "sectionDefault"`,
   );
   if (sectionId && !found.section) throw badRequest('Invalid "defaultSiteSection": no such section in this site.');
-  if (!siteSpaceId) return { sectionId: null };
+  if (!siteSpaceId) return { sectionId: null, sectionDefault: null };
   if (!found.siteSpace) throw badRequest('Invalid "defaultSiteSpace": no such site space in this site.');
   const defaultSection = sectionId ?? found.defaultSection;
   if (defaultSection && found.siteSpaceSection !== defaultSection) {
     throw badRequest('Invalid "defaultSiteSpace": not a site space of the site’s default section.');
   }
-  return { sectionId: defaultSection };
+  return { sectionId: defaultSection, sectionDefault: found.sectionDefault };
 }
 
 /**
@@ -222,7 +236,7 @@ async function claimAddresses(
 function siteChangeEvents(
   site: SiteRow,
   change: SiteChange,
-  next: { hostname?: string | null; proxy?: string | null; sectionId: string | null },
+  next: { hostname?: string | null; proxy?: string | null; sectionId: string | null; sectionDefault: string | null },
 ): ChangeEvent[] {
   const title = change.title ?? site.title;
   const events: ChangeEvent[] = [];
@@ -240,7 +254,8 @@ function siteChangeEvents(
       basename: site.basename,
       adaptiveContent: site.adaptiveContentEnabled,
       defaultSiteSection: site.defaultSiteSectionId,
-      defaultSiteSpace: site.defaultSiteSpaceId,
+      // A site with sections keeps its default site space on its default section.
+      defaultSiteSpace: next.sectionId ? next.sectionDefault : site.defaultSiteSpaceId,
       proxy: site.proxy,
     },
     {
@@ -248,16 +263,14 @@ function siteChangeEvents(
       basename: change.basename ?? undefined,
       adaptiveContent: change.adaptiveContent?.enabled,
       defaultSiteSection: change.defaultSiteSection ?? undefined,
-      // A site with sections keeps its default site space on the default section: the change is the section's.
-      defaultSiteSpace: next.sectionId ? undefined : (change.defaultSiteSpace ?? undefined),
+      defaultSiteSpace: change.defaultSiteSpace ?? undefined,
       proxy: next.proxy,
     },
   );
-  const sectionDefault = next.sectionId
-    ? { defaultSiteSpaceOfSection: { section: next.sectionId, siteSpace: change.defaultSiteSpace } }
-    : {};
-  if (Object.keys(changed).length || next.sectionId)
-    events.push(siteEvent('site_updated', { ...site, title }, { changed, ...sectionDefault }));
+  if (Object.keys(changed).length) {
+    const section = changed.defaultSiteSpace && next.sectionId ? { section: next.sectionId } : {};
+    events.push(siteEvent('site_updated', { ...site, title }, { changed, ...section }));
+  }
   return events;
 }
 
@@ -268,7 +281,8 @@ function siteChangeEvents(
 export async function updateSite(ctx: Context, organizationId: string, siteId: string, change: SiteChange): Promise<SiteRow> {
   const servingChange = change.visibility != null || change.hostname !== undefined || change.proxy !== undefined;
   const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, servingChange ? 'admin' : 'edit');
-  const { sectionId } = change.defaultSiteSpace || change.defaultSiteSection ? await defaultsOf(ctx, site, change) : { sectionId: null };
+  const { sectionId, sectionDefault } =
+    change.defaultSiteSpace || change.defaultSiteSection ? await defaultsOf(ctx, site, change) : { sectionId: null, sectionDefault: null };
   const hostname = change.hostname === undefined || change.hostname === site.hostname ? undefined : change.hostname;
   const proxy = change.proxy === undefined ? undefined : change.proxy && withLowercaseHost(change.proxy);
   // A proxy sent again while out of effect is claimed again (its organization's claim joined, or one made anew).
@@ -292,7 +306,7 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
     ...(change.defaultSiteSpace != null && !sectionId && { defaultSiteSpaceId: change.defaultSiteSpace }),
   };
   if (!Object.keys(data).length && !sectionId && !claiming) return site;
-  const events = siteChangeEvents(site, change, { ...next, sectionId });
+  const events = siteChangeEvents(site, change, { ...next, sectionId, sectionDefault });
   try {
     if (!sectionId && !claiming && !events.length) return await ctx.prisma.site.update({ where: { id: siteId }, data });
     return await ctx.prisma.$transaction(async (tx) => {

@@ -480,6 +480,20 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
       inReference.id,
     ]);
     await expectBadRequest(update(world.creator.token, sectioned.id, { defaultSiteSpace: inGuides.id }), 'defaultSiteSpace');
+    // The same defaults again change nothing, and record nothing; a section's default site space is recorded as the site's.
+    expect((await update(world.creator.token, sectioned.id, { defaultSiteSpace: inReference.id })).status).toBe(200);
+    const events = await eventsOf(sectioned.id);
+    expect(events).toHaveLength(2);
+    expect(events.map(({ action, payload }) => [action, payload.changed, payload.section])).toEqual(
+      expect.arrayContaining([
+        ['site_updated', { defaultSiteSpace: { from: null, to: alsoInGuides.id } }, guides.id],
+        [
+          'site_updated',
+          { defaultSiteSection: { from: null, to: reference.id }, defaultSiteSpace: { from: null, to: inReference.id } },
+          reference.id,
+        ],
+      ]),
+    );
   });
 
   it('lets creators change content settings, and only admins where and to whom the site is served', async () => {
