@@ -363,8 +363,10 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirect
     const empty = await update(original.id, {});
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual(moved.data);
-    // The same value again is no change: nothing recorded.
+    // The same values again are no change: nothing recorded.
     expect((await update(original.id, { permanent: true })).status).toBe(200);
+    const sameDestination = { destination: { kind: 'site-page', siteSpaceId: manualV2.id, pageId: news } };
+    expect((await update(original.id, sameDestination)).status).toBe(200);
 
     const updates = (await eventsOf(original.id)).filter((event) => event.action === 'site_redirect_updated');
     expect(updates).toHaveLength(2);
