@@ -4,6 +4,7 @@
 // itself imports neither.
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { integrationsActions } from './integrations/events.js';
 import { type Clock, type Services, systemClock } from './kernel/context.js';
 import type { EventHook } from './kernel/events.js';
 import { createFetcher } from './kernel/fetcher.js';
@@ -12,8 +13,13 @@ import { deriveKey } from './kernel/secrets.js';
 import { pageLinksHook } from './links/writing.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
+import { publishingAuthActions } from './publishing-auth/events.js';
 import type { PageVersionHook } from './revisions/hooks.js';
 import { searchIndexHook } from './search/indexing.js';
+import { shareLinksActions } from './share-links/events.js';
+import { siteRedirectsActions } from './site-redirects/events.js';
+import { siteStructureActions } from './site-structure/events.js';
+import { sitesActions } from './sites/events.js';
 import { spacesActions } from './spaces/events.js';
 import { webhookDeliveryHook } from './webhooks/delivery.js';
 import { webhooksActions } from './webhooks/events.js';
@@ -24,7 +30,16 @@ export const pageVersionHooks: readonly PageVersionHook[] = [searchIndexHook, pa
 export const eventHooks: readonly EventHook[] = [webhookDeliveryHook];
 
 /** Every action the product records, with its label: the domains' own lists (src/<domain>/events.ts), merged. */
-export const auditActions: Readonly<Record<string, string>> = { ...spacesActions, ...webhooksActions };
+export const auditActions: Readonly<Record<string, string>> = {
+  ...integrationsActions,
+  ...publishingAuthActions,
+  ...shareLinksActions,
+  ...siteRedirectsActions,
+  ...siteStructureActions,
+  ...sitesActions,
+  ...spacesActions,
+  ...webhooksActions,
+};
 
 export interface ServicesOptions {
   db: Database;
