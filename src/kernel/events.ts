@@ -5,6 +5,7 @@
 // What records: every change of the product's data by a mutation, an admin command or a job; bookkeeping writes
 // (lastUsedAt, lastSeenAt, link checks, the search index, processing state) and no-op answers record nothing.
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { Prisma } from '../generated/prisma/client.js';
 import { type Clock, memberSeenSql } from './context.js';
 
@@ -123,9 +124,13 @@ export const recorderFor = (services: { clock: Clock; eventHooks: readonly Event
   recorded: { count: 0 },
 });
 
+/** A value as JSON holds it (dates as text, no undefined), so that a column read back compares with what was sent. */
+const plain = (value: unknown): unknown => (value === null || typeof value !== 'object' ? value : JSON.parse(JSON.stringify(value)));
+
 /**
  * The fields of `after` whose values differ from `before`'s, each `{ from, to }`: what a settings change's event keeps.
- * Fields left out of `after` (undefined) did not change. A secret's field must not be passed.
+ * Values compare as JSON, whatever the order of an object's keys (jsonb reorders them). Fields left out of `after`
+ * (undefined) did not change. A secret's field must not be passed.
  */
 export function changedFields(
   before: Record<string, unknown>,
@@ -135,7 +140,7 @@ export function changedFields(
   for (const [field, to] of Object.entries(after)) {
     if (to === undefined) continue;
     const from = before[field] ?? null;
-    if (JSON.stringify(from) !== JSON.stringify(to ?? null)) changed[field] = { from, to: to ?? null };
+    if (!isDeepStrictEqual(plain(from), plain(to ?? null))) changed[field] = { from, to: to ?? null };
   }
   return changed;
 }

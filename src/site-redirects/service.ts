@@ -1,7 +1,6 @@
 // Creating, changing and deleting a site's redirects (site `edit`), and finding the redirect that answers a path.
 // Sources are unique in a site (409). A lookup takes the redirect whose source is the path itself, else the wildcard
 // redirect (source ending in `*` or `/*`) with the longest prefix of the path; draft redirects never answer.
-import { isDeepStrictEqual } from 'node:util';
 import { Prisma, type Site, type SiteRedirect as SiteRedirectRow } from '../generated/prisma/client.js';
 import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
@@ -92,9 +91,7 @@ export async function updateSiteRedirect(
       const before = await tx.siteRedirect.findFirst({ where: { id: siteRedirectId, siteId } });
       if (!before) throw notFound('Site redirect');
       const updated = await tx.siteRedirect.update({ where: { id: siteRedirectId }, data: { ...data, updatedAt: ctx.clock.now() } });
-      // A destination read back from jsonb has its keys in another order than the body's: compared as values.
-      const sameDestination = isDeepStrictEqual(destination, before.destination);
-      const changed = changedFields(before, { ...data, ...(sameDestination && { destination: undefined }) });
+      const changed = changedFields(before, data);
       if (Object.keys(changed).length)
         await recordEvents(tx, ctx, [siteRedirectEvent('site_redirect_updated', site, updated, { changed })]);
       return updated;
