@@ -6,11 +6,13 @@
 import { enforceMergeRules } from '../change-request-reviews/merge-rules.js';
 import type { SqlRunner } from '../db/client.js';
 import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
-import { authorize } from '../kernel/authorize.js';
+import { authorize, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
+import { recordEvents } from '../kernel/events.js';
 import { type MergeConflict, mergeIntoMain, updateFromMain } from '../revisions/merge.js';
 import { changeRequests } from './access.js';
+import { changeRequestEvent } from './events.js';
 
 type Tx = Parameters<Parameters<Context['prisma']['$transaction']>[0]>[0];
 
@@ -46,10 +48,12 @@ const revision = async (tx: Tx, id: string) => (await tx.$queryRaw<Revision[]>`S
 
 /**
  * Merges the change request into its space; `conflicts` leaves both unchanged. Needs `merge` on the space, and the
- * change request must meet the space's merge rules (409 naming the rule it breaks).
+ * change request must meet the space's merge rules (409 naming the rule it breaks). A merge records itself and GitBook's
+ * `space_content_updated` (spaceId, revisionId, updatedBy); conflicts record nothing.
  */
 export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumber: string): Promise<WorkflowOutcome> {
   const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'merge');
+  const target = (await rowOf(ctx, spaces, spaceId))!;
   return ctx.prisma.$transaction(async (tx) => {
     const space = await lockedSpace(tx, spaceId);
     const changeRequest = await lockedChangeRequest(tx, found.id);
@@ -62,6 +66,17 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
       await tx.$executeRaw`
         UPDATE "ChangeRequest" SET status = 'merged', "revisionMergedId" = ${outcome.revision.id}, "mergedAt" = ${now}, "updatedAt" = ${now}
          WHERE id = ${changeRequest.id}`;
+      const revisionId = outcome.revision.id;
+      await recordEvents(tx, ctx, [
+        changeRequestEvent('change_request_merged', target, changeRequest, { revisionId }),
+        {
+          action: 'space_content_updated',
+          organizationId: target.organizationId,
+          target: { type: 'space', id: spaceId, label: target.title },
+          spaceId,
+          payload: { spaceId, revisionId, updatedBy: ctx.viewer.userId, changeRequestId: changeRequest.id },
+        },
+      ]);
     }
     return { result: outcome.result, revision: outcome.revision.id, conflicts: outcome.conflicts };
   });
