@@ -12,9 +12,9 @@ export const changeRequestsActions = {
   space_content_updated: 'Space content updated',
 } as const;
 
-/** An event about the change request, in its space's organization. */
+/** An event about the change request, in its space's organization (its reviews' events too). */
 export const changeRequestEvent = (
-  action: keyof typeof changeRequestsActions,
+  action: string,
   space: Pick<Space, 'id' | 'organizationId'>,
   changeRequest: Pick<ChangeRequest, 'id' | 'number' | 'subject'>,
   payload?: Record<string, unknown>,
