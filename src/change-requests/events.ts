@@ -25,3 +25,17 @@ export const changeRequestEvent = (
   spaceId: space.id,
   payload: { number: changeRequest.number, ...payload },
 });
+
+/** GitBook's event for a change of the space's content (a merge, a Git import): spaceId, revisionId, updatedBy. */
+export const spaceContentUpdatedEvent = (
+  space: Pick<Space, 'id' | 'organizationId' | 'title'>,
+  revisionId: string,
+  updatedBy: string,
+  payload?: Record<string, unknown>,
+): ChangeEvent => ({
+  action: 'space_content_updated',
+  organizationId: space.organizationId,
+  target: { type: 'space', id: space.id, label: space.title },
+  spaceId: space.id,
+  payload: { spaceId: space.id, revisionId, updatedBy, ...payload },
+});

@@ -12,7 +12,7 @@ import { conflict, notFound } from '../kernel/errors.js';
 import { recordEvents } from '../kernel/events.js';
 import { type MergeConflict, mergeIntoMain, updateFromMain } from '../revisions/merge.js';
 import { changeRequests } from './access.js';
-import { changeRequestEvent } from './events.js';
+import { changeRequestEvent, spaceContentUpdatedEvent } from './events.js';
 
 type Tx = Parameters<Parameters<Context['prisma']['$transaction']>[0]>[0];
 
@@ -69,13 +69,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
       const revisionId = outcome.revision.id;
       await recordEvents(tx, ctx, [
         changeRequestEvent('change_request_merged', target, changeRequest, { revisionId }),
-        {
-          action: 'space_content_updated',
-          organizationId: target.organizationId,
-          target: { type: 'space', id: spaceId, label: target.title },
-          spaceId,
-          payload: { spaceId, revisionId, updatedBy: ctx.viewer.userId, changeRequestId: changeRequest.id },
-        },
+        spaceContentUpdatedEvent(target, revisionId, ctx.viewer.userId, { changeRequestId: changeRequest.id }),
       ]);
     }
     return { result: outcome.result, revision: outcome.revision.id, conflicts: outcome.conflicts };
