@@ -6,6 +6,7 @@ import type { ChangeEvent } from '../kernel/events.js';
 export const changeRequestsActions = {
   change_request_created: 'Change request created',
   change_request_updated: 'Change request updated',
+  change_request_content_updated: 'Change request content updated',
   change_request_archived: 'Change request archived',
   change_request_reopened: 'Change request reopened',
   change_request_merged: 'Change request merged',

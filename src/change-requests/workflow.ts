@@ -76,9 +76,13 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
   });
 }
 
-/** Brings the space's current content into the change request; conflicts are kept in it, marked. Needs `edit`. */
+/**
+ * Brings the space's current content into the change request; conflicts are kept in it, marked. Needs `edit`. A new
+ * revision is recorded as a content update from the space.
+ */
 export async function updateFromSpace(ctx: Context, spaceId: string, idOrNumber: string): Promise<WorkflowOutcome> {
   const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'edit');
+  const target = (await rowOf(ctx, spaces, spaceId))!;
   return ctx.prisma.$transaction(async (tx) => {
     const changeRequest = await lockedChangeRequest(tx, found.id);
     const [space] = await tx.$queryRaw<{ revisionId: string }[]>`SELECT "revisionId" FROM "Space" WHERE id = ${spaceId}`;
@@ -88,6 +92,8 @@ export async function updateFromSpace(ctx: Context, spaceId: string, idOrNumber:
       await tx.$executeRaw`
         UPDATE "ChangeRequest" SET "revisionId" = ${outcome.revision.id}, "revisionMergedAncestorId" = ${main.id}, "updatedAt" = ${ctx.clock.now()}
          WHERE id = ${changeRequest.id}`;
+      const from = { revisionId: outcome.revision.id, fromSpaceRevisionId: main.id, conflicts: outcome.conflicts.length };
+      await recordEvents(tx, ctx, [changeRequestEvent('change_request_content_updated', target, changeRequest, from)]);
     }
     return { result: outcome.result, revision: outcome.revision.id, conflicts: outcome.conflicts };
   });

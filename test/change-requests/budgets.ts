@@ -5,7 +5,8 @@ import type { DomainBudgets } from '../support/budgets.js';
 
 // Per request: token, space, memberships; then the change request, its facts (comments, outdated) and its creator. Creating
 // adds BEGIN, the space's number, its revision, the new revision, the change request and its event, COMMIT (no facts: they
-// are known); an update is BEGIN, the update, its event, COMMIT, and a merge adds its events (one statement).
+// are known); an update is BEGIN, the update, its event, COMMIT; a content batch, a merge and an update from the space
+// add their events (one statement).
 // A content batch reads the pages it names (with their ancestors), and their siblings or subpages where it places or
 // deletes pages; a merge and an update read the keys either side changed, then those pages and those files on the three
 // sides (one statement each), and the tree's ids and parents only when pages were added, deleted or moved. All write
@@ -27,10 +28,10 @@ export const changeRequestsBudgets: DomainBudgets = {
     [`POST ${CHANGE_REQUESTS}`]: 11,
     [`GET ${CHANGE_REQUESTS}/:changeRequestId`]: 6,
     [`PATCH ${CHANGE_REQUESTS}/:changeRequestId`]: 10,
-    [`POST ${CHANGE_REQUESTS}/:changeRequestId/content`]: 16,
+    [`POST ${CHANGE_REQUESTS}/:changeRequestId/content`]: 17,
     [`GET ${CHANGE_REQUESTS}/:changeRequestId/changes`]: 9,
     [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: 20,
-    [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: 15,
+    [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: 16,
     [CONTENT]: 7,
     [`${CONTENT}/pages`]: 6,
     [`${CONTENT}/files`]: 6,

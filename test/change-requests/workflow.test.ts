@@ -78,6 +78,14 @@ describe('editing, reviewing and merging through the official client', () => {
     expectMatchesSpec('0202', 'post', '/spaces/{spaceId}/change-requests/{changeRequestId}/content', 200, edited.data);
     expect(edited.data).toMatchObject({ id: created.id, status: 'draft' });
     expect((edited.data as typeof created).revision).not.toBe(created.revision);
+    const contentEvent = await t.prisma.auditEvent.findFirstOrThrow({
+      where: { targetId: created.id, action: 'change_request_content_updated' },
+    });
+    expect(contentEvent).toMatchObject({
+      actorId: world.admin.userId,
+      spaceId: space.id,
+      payload: { revisionId: (edited.data as typeof created).revision, pages: 1, files: 1 },
+    });
 
     const { data: diff } = await api().spaces.getChangeRequestChanges(space.id, created.id);
     expect(diff.changes.map((change) => change.type)).toEqual(['page_created', 'file_created']);
@@ -211,6 +219,10 @@ describe('editing, reviewing and merging through the official client', () => {
     const { data: updated } = await api().spaces.updateChangeRequest(space.id, String(b));
     expectMatchesSpec('0202', 'post', '/spaces/{spaceId}/change-requests/{changeRequestId}/update', 200, updated);
     expect(updated.result).toBe('conflicts');
+    const fromSpace = await t.prisma.auditEvent.findFirstOrThrow({
+      where: { spaceId: space.id, action: 'change_request_content_updated', payload: { path: ['revisionId'], equals: updated.revision } },
+    });
+    expect(fromSpace.payload).toMatchObject({ conflicts: 1 });
     expect((await crContent(space.id, b)).Guide).toBe(
       '# Guide\n\none\n<<<<<<< change request\nTWO (b)\n=======\nTWO (a)\n>>>>>>> main\nthree\nfour\nfive\n',
     );

@@ -4,7 +4,7 @@
 // - The import: the change request through the space's permissions (token, memberships, space, change request), the
 //   top-level slugs of its content (its revision, then the pages), then the content batch of
 //   test/change-requests/budgets.ts, which checks the change request again and reads the top level's pages where the
-//   new ones go, without the reads of its answer (the change request's facts and creator).
+//   new ones go, and its event, without the reads of its answer (the change request's facts and creator).
 // - Starting a run (into a change request created for it): token, memberships, the space; then the change request's
 //   creation (BEGIN, the space's number, its revision, the new revision, the change request) with the run and its job
 //   in one statement, the run's event, the change request's event, COMMIT.
@@ -18,7 +18,7 @@ const RUNS = '/v1/org/:organizationId/imports';
 
 export const contentImportBudgets: DomainBudgets = {
   budgets: {
-    [IMPORT]: 18,
+    [IMPORT]: 19,
     [`GET ${RUNS}`]: 4,
     [`POST ${RUNS}`]: 12,
     [`GET ${RUNS}/:importRunId`]: 4,
