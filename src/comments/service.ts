@@ -160,8 +160,8 @@ export interface ReviewCommentSite {
 
 /**
  * Writes the comment a review is given with, in the review's own transaction: a comment of its change request (on no
- * page), posted by the reviewer, whose target names the review, with its mentions. The review records its creation
- * with its own event.
+ * page), posted by the reviewer, whose target names the review, with its mentions. Its `comment_created` event is
+ * recorded by the review (submitReview), in one statement with the review's own.
  */
 export async function postReviewComment(
   tx: Prisma.TransactionClient,
