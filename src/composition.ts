@@ -2,8 +2,15 @@
 // index, the links: src/revisions/hooks.ts), in their statements, and the services every request's context and every
 // job run with, which carry those hooks (`pageVersionHooks`): every write of content goes through them; the store
 // itself imports neither.
+
+import { changeRequestReviewsActions } from './change-request-reviews/events.js';
+import { changeRequestsActions } from './change-requests/events.js';
+import { commentsActions } from './comments/events.js';
 import type { Config } from './config.js';
+import { contentImportActions } from './content-import/events.js';
+import { customFieldsActions } from './custom-fields/events.js';
 import type { Database } from './db/client.js';
+import { gitSyncActions } from './git-sync/events.js';
 import { integrationsActions } from './integrations/events.js';
 import { type Clock, type Services, systemClock } from './kernel/context.js';
 import type { EventHook } from './kernel/events.js';
@@ -13,6 +20,7 @@ import { deriveKey } from './kernel/secrets.js';
 import { pageLinksHook } from './links/writing.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
+import { openAPIActions } from './openapi/events.js';
 import { publishingAuthActions } from './publishing-auth/events.js';
 import type { PageVersionHook } from './revisions/hooks.js';
 import { searchIndexHook } from './search/indexing.js';
@@ -31,7 +39,14 @@ export const eventHooks: readonly EventHook[] = [webhookDeliveryHook];
 
 /** Every action the product records, with its label: the domains' own lists (src/<domain>/events.ts), merged. */
 export const auditActions: Readonly<Record<string, string>> = {
+  ...changeRequestReviewsActions,
+  ...changeRequestsActions,
+  ...commentsActions,
+  ...contentImportActions,
+  ...customFieldsActions,
+  ...gitSyncActions,
   ...integrationsActions,
+  ...openAPIActions,
   ...publishingAuthActions,
   ...shareLinksActions,
   ...siteRedirectsActions,

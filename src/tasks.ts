@@ -27,7 +27,7 @@ export const purgeTask = defineTask<Record<string, never>>({
   maxAttempts: 3,
   run: async (_payload, { services }) => {
     const now = services.clock.now();
-    const removed = await purgeDeletedSpaces(services.prisma, now);
+    const removed = await purgeDeletedSpaces(services);
     await forgetUnlinkedChecks(services);
     const forgotten = await forgetFinishedJobs(services.prisma, new Date(now.getTime() - FINISHED_JOBS_KEPT_DAYS * 86_400_000));
     const expiredEvents = await forgetExpiredAuditEvents(services);

@@ -1,4 +1,6 @@
-// The actions the spaces record (src/spaces/service.ts), with their labels: listed by the audit log (src/audit-actions.ts).
+// The changes of spaces that are recorded (src/kernel/events.ts), with their labels, as the audit log lists them: by
+// users through the API (service.ts), and the purge of spaces deleted long enough ago by its job, as the system
+// (purge.ts).
 export const spacesActions = {
   space_created: 'Space created',
   space_updated: 'Space updated',
@@ -6,4 +8,5 @@ export const spacesActions = {
   space_restored: 'Space restored',
   space_moved: 'Space moved',
   space_transferred: 'Space transferred',
+  space_purged: 'Space purged',
 } as const;

@@ -19,6 +19,19 @@ const bookkeeping: Record<string, string> = {
 };
 
 /**
+ * Routes whose call in test/support/route-calls.ts changes nothing recorded, though the route records when it does:
+ * each with why. Their recording is tested in their domains' tests.
+ */
+const callsRecordingNothing: Record<string, string> = {
+  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers/:userId':
+    'removes a reviewer who was not requested (204): a no-op',
+  'PUT /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId': 'adds a reaction, which records nothing',
+  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId':
+    'adds a reaction, which records nothing',
+  'POST /v1/spaces/:spaceId/git/import': 'queues the import, whose job records space_gitsync_started and space_gitsync_completed',
+};
+
+/**
  * Routes whose domains do not record their changes yet (issue 25 is being done domain by domain). Each must record
  * nothing for now, so that this list cannot go stale: a domain that starts recording fails here until its routes
  * leave the list. When it is empty, delete it; what remains exempt is `bookkeeping`.
@@ -57,38 +70,6 @@ const notRecordingYet = new Set([
   'DELETE /v1/collections/:collectionId/permissions/users/:userId',
   'PATCH /v1/collections/:collectionId/permissions/teams/:teamId',
   'DELETE /v1/collections/:collectionId/permissions/teams/:teamId',
-  'POST /v1/spaces/:spaceId/change-requests',
-  'PATCH /v1/spaces/:spaceId/change-requests/:changeRequestId',
-  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content',
-  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge',
-  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update',
-  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews',
-  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers',
-  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers/:userId',
-  'PATCH /v1/spaces/:spaceId/custom-fields',
-  'POST /v1/orgs/:organizationId/custom-fields',
-  'PATCH /v1/orgs/:organizationId/custom-fields/:fieldName',
-  'DELETE /v1/orgs/:organizationId/custom-fields/:fieldName',
-  'POST /v1/spaces/:spaceId/comments',
-  'PUT /v1/spaces/:spaceId/comments/:commentId',
-  'DELETE /v1/spaces/:spaceId/comments/:commentId',
-  'POST /v1/spaces/:spaceId/comments/:commentId/replies',
-  'PUT /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId',
-  'DELETE /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId',
-  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/comments',
-  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId',
-  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId',
-  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies',
-  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId',
-  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId',
-  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content/import',
-  'POST /v1/org/:organizationId/imports',
-  'POST /v1/org/:organizationId/imports/:importRunId/cancel',
-  'POST /v1/spaces/:spaceId/git/import',
-  'POST /v1/spaces/:spaceId/git/export',
-  'POST /v1/orgs/:organizationId/openapi',
-  'PUT /v1/orgs/:organizationId/openapi/:specSlug',
-  'DELETE /v1/orgs/:organizationId/openapi/:specSlug',
 ]);
 
 const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;
@@ -106,7 +87,9 @@ beforeAll(async () => {
 describe('every route that changes something records it', () => {
   it('names only routes that exist and change something, each in one list', () => {
     const keys = new Set(changing.map(keyOf));
-    expect([...Object.keys(bookkeeping), ...notRecordingYet].filter((key) => !keys.has(key))).toEqual([]);
+    expect(
+      [...Object.keys(bookkeeping), ...Object.keys(callsRecordingNothing), ...notRecordingYet].filter((key) => !keys.has(key)),
+    ).toEqual([]);
     expect(Object.keys(bookkeeping).filter((key) => notRecordingYet.has(key))).toEqual([]);
   });
 
@@ -118,6 +101,7 @@ describe('every route that changes something records it', () => {
     expect(res.status, `${key}: ${res.text}`).toBeLessThan(300);
     const recorded = (await t.prisma.auditEvent.count()) - before;
     if (key in bookkeeping) expect(recorded, `${key} is bookkeeping (${bookkeeping[key]})`).toBe(0);
+    else if (key in callsRecordingNothing) expect(recorded, `${key}: ${callsRecordingNothing[key]}`).toBe(0);
     else if (notRecordingYet.has(key)) expect(recorded, `${key} records now: take it out of notRecordingYet`).toBe(0);
     else expect(recorded, `${key} recorded no event`).toBeGreaterThan(0);
   });
