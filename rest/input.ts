@@ -1,6 +1,6 @@
 // REST request values as GraphQL variables. Every problem is a 400 that names the REST field, found here with the
 // field's path in hand rather than by reading GraphQL's coercion messages afterwards.
-import { GraphQLEnumType, type GraphQLInputType, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType } from 'graphql';
+import { type GraphQLInputType, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType } from 'graphql';
 import { type IntegerRange, outOfRange } from '../src/kernel/validation.js';
 import { RestError } from './errors.js';
 import { enumSpellings } from './spellings.js';
@@ -83,7 +83,8 @@ export function queryValue(name: string, text: string, type: GraphQLInputType, r
       if (text !== 'true' && text !== 'false') throw invalid([name], 'must be true or false');
       return text === 'true';
     default:
-      return named instanceof GraphQLEnumType ? fromRest(text, named, [name]) : text;
+      // Enums from their REST spelling; other scalars (a DateTime) checked by their own parser, naming the parameter.
+      return fromRest(text, named, [name]);
   }
 }
 

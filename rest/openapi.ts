@@ -246,6 +246,7 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
       operationId: definition.name,
       summary: summaryOf(definition.name),
       tags: [path.split('/')[1] || 'api'],
+      ...(definition.spec === 'extension' && { 'x-extension': true }),
       ...(parameters.length || definition.returnPreference
         ? { parameters: [...parameters, ...(definition.returnPreference ? [PREFER] : [])] }
         : {}),

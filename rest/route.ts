@@ -26,6 +26,13 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 /** GitBook's published OpenAPI spec versions (npm @gitbook/api) that the routes follow. */
 export type SpecVersion = '0202' | '0181' | '0167' | '0143' | '0137' | '0130' | '0091';
 
+/**
+ * Where a route's operation is documented: a version of GitBook's spec, or `extension` for the product's own
+ * operations (webhooks), which GitBook's API lacks: they are documented only in the served document, marked
+ * `x-extension`, and named in GitBook's style.
+ */
+export type RouteSpec = SpecVersion | 'extension';
+
 export type Status = 200 | 201 | 204 | 205;
 
 /**
@@ -57,8 +64,8 @@ export interface RouteDefinition {
   status: Status;
   /** Another status, chosen by a Boolean of the result. */
   alternateStatus?: AlternateStatus;
-  /** The version of GitBook's spec that documents this endpoint (tests validate against it). */
-  spec: SpecVersion;
+  /** The version of GitBook's spec that documents this endpoint (tests validate against it), or `extension`. */
+  spec: RouteSpec;
   /** The body is `{}` whatever the field returns: GitBook's answer to some actions, which its client parses as JSON. */
   emptyObject?: boolean;
   /**
@@ -74,7 +81,7 @@ export interface RouteOptions {
   status?: Status;
   pick?: readonly string[];
   alternateStatus?: AlternateStatus;
-  spec?: SpecVersion;
+  spec?: RouteSpec;
   emptyObject?: boolean;
   returnPreference?: boolean;
   gone?: boolean;

@@ -2,8 +2,20 @@
 // index, the links: src/revisions/hooks.ts), in their statements, and the services every request's context and every
 // job run with, which carry those hooks (`pageVersionHooks`): every write of content goes through them; the store
 // itself imports neither.
+
+import { adminActions } from './admin/events.js';
+import { changeRequestReviewsActions } from './change-request-reviews/events.js';
+import { changeRequestsActions } from './change-requests/events.js';
+import { collectionsActions } from './collections/events.js';
+import { commentsActions } from './comments/events.js';
 import type { Config } from './config.js';
+import { contentImportActions } from './content-import/events.js';
+import { customFieldsActions } from './custom-fields/events.js';
 import type { Database } from './db/client.js';
+import { gitSyncActions } from './git-sync/events.js';
+import { grantsActions } from './grants/events.js';
+import { integrationsActions } from './integrations/events.js';
+import { invitesActions } from './invites/events.js';
 import { type Clock, type Services, systemClock } from './kernel/context.js';
 import type { EventHook } from './kernel/events.js';
 import { createFetcher } from './kernel/fetcher.js';
@@ -12,13 +24,53 @@ import { deriveKey } from './kernel/secrets.js';
 import { pageLinksHook } from './links/writing.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
+import { membersActions } from './members/events.js';
+import { openAPIActions } from './openapi/events.js';
+import { organizationsActions } from './organizations/events.js';
+import { publishingAuthActions } from './publishing-auth/events.js';
 import type { PageVersionHook } from './revisions/hooks.js';
 import { searchIndexHook } from './search/indexing.js';
+import { shareLinksActions } from './share-links/events.js';
+import { siteRedirectsActions } from './site-redirects/events.js';
+import { siteStructureActions } from './site-structure/events.js';
+import { sitesActions } from './sites/events.js';
+import { spacesActions } from './spaces/events.js';
+import { ssoActions } from './sso/events.js';
+import { teamsActions } from './teams/events.js';
+import { webhookDeliveryHook } from './webhooks/delivery.js';
+import { webhooksActions } from './webhooks/events.js';
 
 export const pageVersionHooks: readonly PageVersionHook[] = [searchIndexHook, pageLinksHook];
 
 /** What follows every recorded event (src/kernel/events.ts), in its statement. */
-export const eventHooks: readonly EventHook[] = [];
+export const eventHooks: readonly EventHook[] = [webhookDeliveryHook];
+
+/** Every action the product records, with its label: the domains' own lists (src/<domain>/events.ts), merged. */
+export const auditActions: Readonly<Record<string, string>> = {
+  ...adminActions,
+  ...changeRequestReviewsActions,
+  ...changeRequestsActions,
+  ...collectionsActions,
+  ...commentsActions,
+  ...contentImportActions,
+  ...customFieldsActions,
+  ...gitSyncActions,
+  ...grantsActions,
+  ...integrationsActions,
+  ...invitesActions,
+  ...membersActions,
+  ...openAPIActions,
+  ...organizationsActions,
+  ...publishingAuthActions,
+  ...shareLinksActions,
+  ...siteRedirectsActions,
+  ...siteStructureActions,
+  ...sitesActions,
+  ...spacesActions,
+  ...ssoActions,
+  ...teamsActions,
+  ...webhooksActions,
+};
 
 export interface ServicesOptions {
   db: Database;
@@ -43,5 +95,6 @@ export function createServices({ db, config, secret, logger, clock = systemClock
     logger,
     pageVersionHooks,
     eventHooks,
+    auditActions,
   };
 }

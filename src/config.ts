@@ -31,6 +31,25 @@ function isDnsServer(server: string): boolean {
   return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
 }
 
+const DURATION_SECONDS = { s: 1, m: 60, h: 3600 } as const;
+/** The longest wait between two attempts of a webhook delivery, and the longest all its waits may add up to. */
+const WEBHOOK_MAX_WAIT_SECONDS = 24 * 3600;
+const WEBHOOK_MAX_SCHEDULE_SECONDS = 2 * 24 * 3600;
+
+/** `5s,15s,1m`: the waits before each retry, 1 to 20 of them, each from 1s to 24h, together at most 48h. */
+const retrySchedule = z.string().transform((text, check) => {
+  const waits = text.split(',').map((part) => {
+    const match = /^\s*(\d+)\s*([smh])\s*$/.exec(part);
+    return match ? Number(match[1]) * DURATION_SECONDS[match[2] as keyof typeof DURATION_SECONDS] : Number.NaN;
+  });
+  const valid = waits.length >= 1 && waits.length <= 20 && waits.every((wait) => wait >= 1 && wait <= WEBHOOK_MAX_WAIT_SECONDS);
+  if (!valid || waits.reduce((sum, wait) => sum + wait, 0) > WEBHOOK_MAX_SCHEDULE_SECONDS) {
+    check.addIssue({ code: 'custom', message: 'must be 1 to 20 comma-separated waits (5s, 1m, 6h), each 1s to 24h, together at most 48h' });
+    return z.NEVER;
+  }
+  return waits.map((wait) => wait * 1000);
+});
+
 const Env = z.object({
   PORT: wholeNumber(0, 65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -49,7 +68,12 @@ const Env = z.object({
   GRAPHQL_MAX_TOKENS: wholeNumber(1, 1_000_000).default(5000),
   GRAPHQL_MAX_DIRECTIVES: wholeNumber(0, 10_000).default(50),
   PURGE_INTERVAL_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
+  AUDIT_RETENTION_DAYS: wholeNumber(1, 100 * 365).default(365),
   JOB_CONCURRENCY: wholeNumber(0, 50).default(2),
+  WEBHOOK_CONCURRENCY: wholeNumber(1, 50).default(4),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule.prefault('5s,15s,1m,10m,1h,6h,12h'),
+  WEBHOOK_TIMEOUT_SECONDS: wholeNumber(1, 60).default(10),
+  WEBHOOK_FAILURES_TO_DISABLE: wholeNumber(1, 1000).default(20),
   LINK_CHECK_TIMEOUT_SECONDS: wholeNumber(1, 120).default(10),
   GIT_MAX_DOWNLOAD_MB: wholeNumber(1, 10_240).default(200),
   // Below 2 GiB: isomorphic-git reads an object's size in 32-bit arithmetic.
@@ -132,8 +156,16 @@ export interface Config {
   databaseWaitSeconds: number;
   /** How often the purge of deleted spaces runs. */
   purgeIntervalMinutes: number;
+  /** How long audit events (client addresses included) are kept; the purge deletes older ones. */
+  auditRetentionDays: number;
   /** Background jobs this process runs at once; 0: none (separate `npm run worker` processes run them). */
   jobConcurrency: number;
+  /**
+   * Webhook deliveries (src/webhooks/delivery.ts): how many a worker sends at once, apart from other jobs; the waits
+   * before each retry (milliseconds); how long a receiver has to answer; and how many deliveries failed for good in a
+   * row disable a webhook.
+   */
+  webhooks: { concurrency: number; retryScheduleMs: number[]; timeoutSeconds: number; failuresToDisable: number };
   /** How long a check of an external link may take, redirects included, before the link counts as broken. */
   linkCheckTimeoutSeconds: number;
   /**
@@ -211,7 +243,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
     },
     purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     jobConcurrency: e.JOB_CONCURRENCY,
+    webhooks: {
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
+      timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS,
+      failuresToDisable: e.WEBHOOK_FAILURES_TO_DISABLE,
+    },
     linkCheckTimeoutSeconds: e.LINK_CHECK_TIMEOUT_SECONDS,
     git: {
       downloadBytes: e.GIT_MAX_DOWNLOAD_MB * MB,

@@ -1,6 +1,7 @@
 // The whole API: every domain registers its GraphQL types and contributes its REST module here.
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { aboutRest } from './about/index.js';
+import { auditRest } from './audit/index.js';
 import { changeRequestReviewRest } from './change-request-reviews/index.js';
 import { changeRequestRest } from './change-requests/index.js';
 import { collectionRest } from './collections/index.js';
@@ -29,6 +30,7 @@ import { spaceRest } from './spaces/index.js';
 import { ssoRest } from './sso/index.js';
 import { teamRest } from './teams/index.js';
 import { userRest } from './users/index.js';
+import { webhookRest } from './webhooks/index.js';
 
 // Unsorted: field order is declaration order, which is the order REST writes fields it selects by default (urls, permissions).
 export const schema = builder.toSchema({ sortSchema: false });
@@ -39,6 +41,7 @@ export const restModules = [
   organizationRest,
   memberRest,
   teamRest,
+  auditRest,
   invitesRest,
   ssoRest,
   collectionRest,
@@ -61,6 +64,7 @@ export const restModules = [
   integrationRest,
   gitSyncRest,
   openAPIRest,
+  webhookRest,
 ];
 
 /** schema.graphql, as committed at the top of the repository. */

@@ -2,6 +2,7 @@
 // (src/schema.ts). A worker runs exactly these tasks and the scheduler exactly these ticks (main.ts and worker.ts hand
 // them over), so a task runs because it is listed here, not because its module happened to be loaded; the layers test
 // (test/kernel/layers.test.ts) fails when a task defined anywhere in src/ is missing from `tasks`.
+import { forgetExpiredAuditEvents } from './audit/retention.js';
 import { importRunTask, resumeImportRuns } from './content-import/task.js';
 import { gitSyncTask } from './git-sync/task.js';
 import { type AnyTask, defineTask, enqueue, forgetFinishedJobs } from './jobs/queue.js';
@@ -12,23 +13,27 @@ import { openAPIProcessTask, refreshOpenAPISpecs } from './openapi/processing.js
 import { searchBackfillTask } from './search/backfill.js';
 import { hostnameCheckTask, scheduleHostnameChecks } from './sites/proof.js';
 import { purgeDeletedSpaces } from './spaces/purge.js';
+import { webhookDeliveryTask } from './webhooks/delivery.js';
 
 const FINISHED_JOBS_KEPT_DAYS = 7;
 
 /**
  * The housekeeping of every tick, across domains (so it is composed here): spaces deleted more than the retention
- * ago are removed, with their content; then the checks of URLs nothing links to any more, and the jobs finished more
- * than a week ago, are forgotten. Idempotent: when several instances enqueue it at once, the first does the work.
+ * ago are removed, with their content; then the checks of URLs nothing links to any more, the jobs finished more
+ * than a week ago, and the audit events older than AUDIT_RETENTION_DAYS are forgotten. Idempotent: when several instances enqueue it at once, the first does the work.
  */
 export const purgeTask = defineTask<Record<string, never>>({
   name: 'purge-deleted-spaces',
   maxAttempts: 3,
   run: async (_payload, { services }) => {
     const now = services.clock.now();
-    const removed = await purgeDeletedSpaces(services.prisma, now);
+    const removed = await purgeDeletedSpaces(services);
     await forgetUnlinkedChecks(services);
     const forgotten = await forgetFinishedJobs(services.prisma, new Date(now.getTime() - FINISHED_JOBS_KEPT_DAYS * 86_400_000));
-    if (removed || forgotten) services.logger.info({ job: 'purge-deleted-spaces', removed, forgotten }, 'job done');
+    const expiredEvents = await forgetExpiredAuditEvents(services);
+    if (removed || forgotten || expiredEvents) {
+      services.logger.info({ job: 'purge-deleted-spaces', removed, forgotten, expiredEvents }, 'job done');
+    }
   },
 });
 
@@ -41,6 +46,7 @@ export const tasks: readonly AnyTask[] = [
   openAPIProcessTask,
   hostnameCheckTask,
   importRunTask,
+  webhookDeliveryTask,
 ];
 
 export const schedule: Schedule = {

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       poolSize: 10,
       purgeIntervalMinutes: 60,
+      auditRetentionDays: 365,
       linkCheckTimeoutSeconds: 10,
       inviteMailsPerDay: 500,
       visitorTokenMaxHours: 24,
@@ -48,6 +49,8 @@ describe('loadConfig', () => {
     ['PURGE_INTERVAL_MINUTES', 'abc'],
     ['PURGE_INTERVAL_MINUTES', '0'],
     ['PURGE_INTERVAL_MINUTES', '1.5'],
+    ['AUDIT_RETENTION_DAYS', '0'],
+    ['AUDIT_RETENTION_DAYS', '1.5'],
     ['PORT', '70000'],
     ['LINK_CHECK_TIMEOUT_SECONDS', '0'],
     ['FETCH_IDLE_TIMEOUT_SECONDS', '0'],
@@ -80,12 +83,31 @@ describe('loadConfig', () => {
     ['GRAPHQL_MAX_TOKENS', '0'],
     ['GRAPHQL_MAX_DIRECTIVES', '-1'],
     ['GRAPHQL_MAX_COST', '1e12'],
+    ['WEBHOOK_CONCURRENCY', '0'],
+    ['WEBHOOK_RETRY_SCHEDULE', '5s,,1m'],
+    ['WEBHOOK_RETRY_SCHEDULE', '5 seconds'],
+    ['WEBHOOK_RETRY_SCHEDULE', '0s'],
+    ['WEBHOOK_RETRY_SCHEDULE', '25h'],
+    ['WEBHOOK_RETRY_SCHEDULE', '24h,24h,1s'],
+    ['WEBHOOK_TIMEOUT_SECONDS', '61'],
+    ['WEBHOOK_FAILURES_TO_DISABLE', '0'],
   ])('refuses %s=%s with one line that names it', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(
       new RegExp(`^Invalid configuration: ${name} .*\\(got ${JSON.stringify(JSON.stringify(value)).slice(1, -1)}\\)\\.$`),
     );
+  });
+
+  it('has the webhook settings: a retry schedule of growing waits over about 19 hours by default', () => {
+    const { webhooks } = loadConfig({});
+    expect(webhooks).toEqual({
+      concurrency: 4,
+      retryScheduleMs: [5, 15, 60, 600, 3600, 6 * 3600, 12 * 3600].map((seconds) => seconds * 1000),
+      timeoutSeconds: 10,
+      failuresToDisable: 20,
+    });
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: ' 1s, 2m ,3h' }).webhooks.retryScheduleMs).toEqual([1000, 120_000, 3 * 3_600_000]);
   });
 
   it('takes TRUST_PROXY as false, true (one proxy) or a number of proxies', () => {

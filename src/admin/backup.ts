@@ -416,6 +416,19 @@ function assertSameTables(inBackup: Table[], inDatabase: Table[]): void {
  * Restores a backup into an empty database (migrating it first to the backup's version when it has no migrations),
  * in one transaction: all of it or nothing.
  */
+/** Why a restored copy's webhooks are paused. */
+export const RESTORED_WEBHOOK_REASON = 'Paused by a restore from a backup: resume it (active: true) where it should deliver.';
+
+/**
+ * A restored copy starts with its webhooks paused, so that a copy (a staging instance, a test of the backup) never
+ * fires at production's receivers; an admin resumes them. A backup older than webhooks has none.
+ */
+async function pauseWebhooks(client: pg.Client): Promise<void> {
+  const { rows } = await client.query(`SELECT to_regclass('public."Webhook"') IS NOT NULL AS present`);
+  if (!rows[0].present) return;
+  await client.query(`UPDATE public."Webhook" SET active = false, "disabledReason" = $1 WHERE active`, [RESTORED_WEBHOOK_REASON]);
+}
+
 export async function restoreDatabase(databaseUrl: string, file: string): Promise<RestoreSummary> {
   const stats = await stat(file).catch(() => undefined);
   if (!stats?.isFile()) throw new AdminError(`No backup file at ${file}`);
@@ -489,6 +502,7 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
         for (const key of forward) {
           await client.query(`ALTER TABLE ${qualified(key.table)} ADD CONSTRAINT ${quote(key.name)} ${key.definition}`);
         }
+        await pauseWebhooks(client);
         // setval is not transactional: last, so that a failure before it leaves the sequences as they were.
         for (const sequence of header.sequences) {
           await client.query('SELECT setval($1::regclass, $2::bigint, $3)', [

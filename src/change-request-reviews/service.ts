@@ -4,13 +4,16 @@
 // review); it answers the request that asked its reviewer for it, directly or through a team. Asking for reviews needs
 // `edit`: of members who may review the change request (review and up on its space), or of its organization's teams.
 import { changeRequests } from '../change-requests/access.js';
+import { changeRequestEvent } from '../change-requests/events.js';
 import { type ChangeRequestUpdate, updateChangeRequest } from '../change-requests/service.js';
+import { commentEvent } from '../comments/events.js';
 import { type BodyInput, postReviewComment } from '../comments/service.js';
 import type { ChangeRequest, ChangeRequestRequestedReviewer, ChangeRequestReviewStatus, Comment } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { ApiError, conflict, notFound } from '../kernel/errors.js';
+import { type ChangeEvent, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { atLeast, memberLevelSql, type Role } from '../kernel/permissions.js';
 import { invalidInput } from '../kernel/validation.js';
@@ -63,10 +66,15 @@ export async function submitReview(ctx: Context, location: ChangeRequestLocation
                ORDER BY q."userId" IS NULL, q."createdAt" DESC LIMIT 1),
              ${input.status}::"ChangeRequestReviewStatus", ${now}, ${now}
       RETURNING *, false AS outdated`;
+    const events: ChangeEvent[] = [
+      changeRequestEvent('change_request_review_submitted', space, changeRequest, { reviewId: created.id, status: input.status }),
+    ];
     if (commentBody) {
       const site = { reviewId: created.id, changeRequest, organizationId: space.organizationId };
       comment = await postReviewComment(tx, ctx, site, commentBody);
+      events.push(commentEvent('comment_created', space, comment));
     }
+    await recordEvents(tx, ctx, events);
     return created;
   });
   reviewCommentAnnotation.set(review, comment);
@@ -129,10 +137,10 @@ export async function requestReviewers(
   }
   const now = ctx.clock.now();
   /** One upsert per kind of reviewer: each has its own unique key within the change request. */
-  const upsert = async (column: 'userId' | 'teamId', ids: readonly string[]) => {
+  const upsert = async (tx: Prisma.TransactionClient, column: 'userId' | 'teamId', ids: readonly string[]) => {
     if (!ids.length) return [];
     const key = Prisma.raw(`"${column}"`);
-    const rows = await ctx.sql<ChangeRequestRequestedReviewer>(Prisma.sql`
+    const rows = await tx.$queryRaw<ChangeRequestRequestedReviewer[]>(Prisma.sql`
       INSERT INTO "ChangeRequestRequestedReviewer" (id, "changeRequestId", ${key}, "revisionId", "requestedById", "createdAt")
       SELECT r.id, cr.id, r.reviewer, cr."revisionId", ${ctx.viewer.userId}, ${now}
         FROM unnest(${ids.map(() => newId())}::text[], ${[...ids]}::text[]) AS r(id, reviewer)
@@ -142,7 +150,14 @@ export async function requestReviewers(
       RETURNING *`);
     return ids.map((id) => rows.find((row) => row[column] === id)!);
   };
-  return { users: await upsert('userId', users), teams: await upsert('teamId', teamIds) };
+  if (!users.length && !teamIds.length) return { users: [], teams: [] };
+  return ctx.prisma.$transaction(async (tx) => {
+    const requested = { users: await upsert(tx, 'userId', users), teams: await upsert(tx, 'teamId', teamIds) };
+    await recordEvents(tx, ctx, [
+      changeRequestEvent('change_request_reviewers_requested', space, changeRequest, { users, teams: teamIds }),
+    ]);
+    return requested;
+  });
 }
 
 /** Takes back the request of a review from a user or a team; false when there was none. Needs `edit`. */
@@ -153,8 +168,13 @@ export async function removeRequestedReviewer(
 ): Promise<boolean> {
   const target = { id: location.changeRequestId, parent: location.spaceId };
   const { row: changeRequest } = await authorize(ctx, changeRequests, target, 'edit');
+  const space = (await rowOf(ctx, spaces, changeRequest.spaceId))!;
   const who = 'userId' in reviewer ? Prisma.sql`"userId" = ${reviewer.userId}` : Prisma.sql`"teamId" = ${reviewer.teamId}`;
-  const removed = await ctx.sql<{ id: string }>(Prisma.sql`
-    DELETE FROM "ChangeRequestRequestedReviewer" WHERE "changeRequestId" = ${changeRequest.id} AND ${who} RETURNING id`);
-  return removed.length > 0;
+  return ctx.prisma.$transaction(async (tx) => {
+    const removed = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
+      DELETE FROM "ChangeRequestRequestedReviewer" WHERE "changeRequestId" = ${changeRequest.id} AND ${who} RETURNING id`);
+    if (!removed.length) return false;
+    await recordEvents(tx, ctx, [changeRequestEvent('change_request_reviewer_removed', space, changeRequest, reviewer)]);
+    return true;
+  });
 }

@@ -5,15 +5,17 @@
 import { z } from 'zod';
 import { type StoredFile, storeFile } from '../files/storage.js';
 import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
-import { authorize } from '../kernel/authorize.js';
+import { authorize, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context, Services } from '../kernel/context.js';
 import { badRequest, conflict } from '../kernel/errors.js';
+import { recordEvents } from '../kernel/events.js';
 import { FetchError } from '../kernel/fetcher.js';
 import { rules } from '../kernel/validation.js';
 import { revisionPages } from '../revisions/edits/draft.js';
 import { type AffectedPage, applyChanges, type ContentChange, type FileInput } from '../revisions/edits.js';
 import { type FileContent, filesAt, MAIN, pageAt, writeRevision } from '../revisions/store.js';
 import { changeRequests } from './access.js';
+import { changeRequestEvent } from './events.js';
 import { lockedChangeRequest, sqlOf } from './workflow.js';
 
 /** GitBook's limit on inline bytes; a URL's bytes are capped by the fetcher's default instead. */
@@ -130,7 +132,7 @@ export interface ContentUpdate {
 
 type Tx = Parameters<Parameters<Services['prisma']['$transaction']>[0]>[0];
 
-/** Applies the changes to the change request's content as one revision. Needs `edit`. */
+/** Applies the changes to the change request's content as one revision, recorded with it. Needs `edit`. */
 export async function updateChangeRequestContent(
   ctx: Context,
   spaceId: string,
@@ -138,7 +140,16 @@ export async function updateChangeRequestContent(
   changes: ContentChange[],
 ): Promise<ContentUpdate> {
   const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'edit');
-  return writeChangeRequestContent(ctx, { spaceId, changeRequestId: found.id, authorId: ctx.viewer.userId }, changes);
+  const space = (await rowOf(ctx, spaces, spaceId))!;
+  return writeChangeRequestContent(ctx, { spaceId, changeRequestId: found.id, authorId: ctx.viewer.userId }, changes, (tx, update) =>
+    recordEvents(tx, ctx, [
+      changeRequestEvent('change_request_content_updated', space, update.changeRequest, {
+        revisionId: update.revision.id,
+        pages: update.affected.length,
+        files: update.insertedFiles.length,
+      }),
+    ]),
+  );
 }
 
 /**

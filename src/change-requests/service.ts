@@ -4,14 +4,16 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type ChangeRequest, type ChangeRequestStatus, Prisma, type Revision } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
-import { authorize, spaces } from '../kernel/authorize.js';
+import { authorize, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
+import { changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { invalidInput } from '../kernel/validation.js';
 import type { JsonDocument } from '../revisions/document.js';
 import { writeRevision } from '../revisions/store.js';
 import { changeRequests } from './access.js';
+import { changeRequestEvent } from './events.js';
 
 /** A change request's values computed for a page of them at once. */
 export interface ChangeRequestFacts {
@@ -89,17 +91,17 @@ export async function createChangeRequest(
   input: { subject?: string | null },
   within?: (tx: Tx, created: ChangeRequest) => Promise<void>,
 ): Promise<ChangeRequest> {
-  await authorize(ctx, spaces, spaceId, 'edit');
+  const { row: space } = await authorize(ctx, spaces, spaceId, 'edit');
   const id = newId();
   const now = ctx.clock.now();
   const created = await ctx.prisma.$transaction(async (tx) => {
     // The space's row stays locked by this update until the transaction ends: concurrent creations take turns, and a
     // creation that fails gives its number back, so numbers are unique and without gaps. The current revision is read
     // after the lock, in a statement of its own, so that it is the one a merge that ran meanwhile left.
-    const [space] = await tx.$queryRaw<{ number: number; revisionId: string }[]>`
+    const [next] = await tx.$queryRaw<{ number: number; revisionId: string }[]>`
       UPDATE "Space" SET "changeRequestSeq" = "changeRequestSeq" + 1 WHERE id = ${spaceId}
       RETURNING "changeRequestSeq" AS number, "revisionId"`;
-    const [parent] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${space.revisionId}`;
+    const [parent] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${next.revisionId}`;
     const revision = await writeRevision(
       tx,
       ctx.pageVersionHooks,
@@ -109,10 +111,11 @@ export async function createChangeRequest(
     const [row] = await tx.$queryRaw<ChangeRequest[]>`
       INSERT INTO "ChangeRequest" (id, "spaceId", number, status, subject, "createdById", "revisionId", "revisionInitialId",
                                    "createdAt", "updatedAt")
-      VALUES (${id}, ${spaceId}, ${space.number}, 'draft', ${input.subject ?? ''}, ${ctx.viewer.userId}, ${revision.id}, ${parent.id},
+      VALUES (${id}, ${spaceId}, ${next.number}, 'draft', ${input.subject ?? ''}, ${ctx.viewer.userId}, ${revision.id}, ${parent.id},
               ${now}, ${now})
       RETURNING *`;
     await within?.(tx, row);
+    await recordEvents(tx, ctx, [changeRequestEvent('change_request_created', space, row)]);
     return row;
   });
   // Built on the current revision a moment ago, and nobody has commented yet.
@@ -185,6 +188,28 @@ function replacedLinks(current: readonly ChangeRequestLink[], given: readonly Ch
 }
 
 /**
+ * The event of an update: archiving and reopening are their own actions. It keeps the subject, status and links that
+ * changed, and whether the description did (not the document itself).
+ */
+async function updateEvent(ctx: Context, before: ChangeRequest, after: ChangeRequest) {
+  const space = (await rowOf(ctx, spaces, after.spaceId))!;
+  const action =
+    after.status === before.status
+      ? 'change_request_updated'
+      : after.status === 'archived'
+        ? 'change_request_archived'
+        : before.status === 'archived'
+          ? 'change_request_reopened'
+          : 'change_request_updated';
+  const changed = changedFields(
+    { subject: before.subject, status: before.status, links: before.links },
+    { subject: after.subject, status: after.status, links: after.links },
+  );
+  const described = !isDeepStrictEqual(before.description, after.description);
+  return changeRequestEvent(action, space, after, { changed, ...(described && { descriptionChanged: true }) });
+}
+
+/**
  * Changes the subject, description, links and status; returns the row, updated (and its updatedAt moved) only if
  * something changed.
  */
@@ -206,14 +231,18 @@ export async function updateChangeRequest(
       (links !== null && !isDeepStrictEqual(links, linksOf(current)));
     if (!changes) return current;
     const json = (value: unknown) => (value == null ? null : JSON.stringify(value));
-    const [updated] = await ctx.prisma.$queryRaw<ChangeRequest[]>`
-      UPDATE "ChangeRequest"
-         SET subject = coalesce(${update.subject ?? null}, subject),
-             status = coalesce(${update.status ?? null}::"ChangeRequestStatus", status),
-             description = coalesce(${json(update.description)}::jsonb, description),
-             links = coalesce(${json(links)}::jsonb, links), "updatedAt" = ${ctx.clock.now()}
-       WHERE id = ${current.id} AND status = ${current.status}::"ChangeRequestStatus"
-      RETURNING *`;
+    const updated = await ctx.prisma.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<ChangeRequest[]>`
+        UPDATE "ChangeRequest"
+           SET subject = coalesce(${update.subject ?? null}, subject),
+               status = coalesce(${update.status ?? null}::"ChangeRequestStatus", status),
+               description = coalesce(${json(update.description)}::jsonb, description),
+               links = coalesce(${json(links)}::jsonb, links), "updatedAt" = ${ctx.clock.now()}
+         WHERE id = ${current.id} AND status = ${current.status}::"ChangeRequestStatus"
+        RETURNING *`;
+      if (row) await recordEvents(tx, ctx, [await updateEvent(ctx, current, row)]);
+      return row;
+    });
     if (updated) return updated;
     const [fresh] = await ctx.sql<ChangeRequest>(Prisma.sql`SELECT * FROM "ChangeRequest" WHERE id = ${current.id}`);
     if (!fresh) throw notFound('Change request');

@@ -6,11 +6,13 @@
 import { enforceMergeRules } from '../change-request-reviews/merge-rules.js';
 import type { SqlRunner } from '../db/client.js';
 import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
-import { authorize } from '../kernel/authorize.js';
+import { authorize, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
+import { recordEvents } from '../kernel/events.js';
 import { type MergeConflict, mergeIntoMain, updateFromMain } from '../revisions/merge.js';
 import { changeRequests } from './access.js';
+import { changeRequestEvent, spaceContentUpdatedEvent } from './events.js';
 
 type Tx = Parameters<Parameters<Context['prisma']['$transaction']>[0]>[0];
 
@@ -46,10 +48,12 @@ const revision = async (tx: Tx, id: string) => (await tx.$queryRaw<Revision[]>`S
 
 /**
  * Merges the change request into its space; `conflicts` leaves both unchanged. Needs `merge` on the space, and the
- * change request must meet the space's merge rules (409 naming the rule it breaks).
+ * change request must meet the space's merge rules (409 naming the rule it breaks). A merge records itself and GitBook's
+ * `space_content_updated` (spaceId, revisionId, updatedBy); conflicts record nothing.
  */
 export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumber: string): Promise<WorkflowOutcome> {
   const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'merge');
+  const target = (await rowOf(ctx, spaces, spaceId))!;
   return ctx.prisma.$transaction(async (tx) => {
     const space = await lockedSpace(tx, spaceId);
     const changeRequest = await lockedChangeRequest(tx, found.id);
@@ -62,14 +66,23 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
       await tx.$executeRaw`
         UPDATE "ChangeRequest" SET status = 'merged', "revisionMergedId" = ${outcome.revision.id}, "mergedAt" = ${now}, "updatedAt" = ${now}
          WHERE id = ${changeRequest.id}`;
+      const revisionId = outcome.revision.id;
+      await recordEvents(tx, ctx, [
+        changeRequestEvent('change_request_merged', target, changeRequest, { revisionId }),
+        spaceContentUpdatedEvent(target, revisionId, ctx.viewer.userId, { changeRequestId: changeRequest.id }),
+      ]);
     }
     return { result: outcome.result, revision: outcome.revision.id, conflicts: outcome.conflicts };
   });
 }
 
-/** Brings the space's current content into the change request; conflicts are kept in it, marked. Needs `edit`. */
+/**
+ * Brings the space's current content into the change request; conflicts are kept in it, marked. Needs `edit`. A new
+ * revision is recorded as a content update from the space.
+ */
 export async function updateFromSpace(ctx: Context, spaceId: string, idOrNumber: string): Promise<WorkflowOutcome> {
   const { row: found } = await authorize(ctx, changeRequests, { id: idOrNumber, parent: spaceId }, 'edit');
+  const target = (await rowOf(ctx, spaces, spaceId))!;
   return ctx.prisma.$transaction(async (tx) => {
     const changeRequest = await lockedChangeRequest(tx, found.id);
     const [space] = await tx.$queryRaw<{ revisionId: string }[]>`SELECT "revisionId" FROM "Space" WHERE id = ${spaceId}`;
@@ -79,6 +92,8 @@ export async function updateFromSpace(ctx: Context, spaceId: string, idOrNumber:
       await tx.$executeRaw`
         UPDATE "ChangeRequest" SET "revisionId" = ${outcome.revision.id}, "revisionMergedAncestorId" = ${main.id}, "updatedAt" = ${ctx.clock.now()}
          WHERE id = ${changeRequest.id}`;
+      const from = { revisionId: outcome.revision.id, fromSpaceRevisionId: main.id, conflicts: outcome.conflicts.length };
+      await recordEvents(tx, ctx, [changeRequestEvent('change_request_content_updated', target, changeRequest, from)]);
     }
     return { result: outcome.result, revision: outcome.revision.id, conflicts: outcome.conflicts };
   });

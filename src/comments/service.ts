@@ -9,10 +9,12 @@ import { Prisma } from '../generated/prisma/client.js';
 import { authorize, authorizeRow, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, notFound } from '../kernel/errors.js';
+import { recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import type { ActionOf, Level, policies } from '../kernel/permissions.js';
 import { documentToMarkdown } from '../revisions/document.js';
 import { pageAt } from '../revisions/store.js';
+import { commentEvent, replyEvent } from './events.js';
 import { comments, replies, spaceLevelAnnotation } from './facts.js';
 import { mentionedMembers, mentionWrites } from './mentions.js';
 
@@ -88,7 +90,7 @@ async function replyIn(ctx: Context, location: CommentLocation, commentId: strin
      WHERE r.id = ${replyId} AND r."commentId" = ${commentId} AND ${inScope(scope)}`);
   if (!reply) throw notFound('Comment reply');
   spaceLevelAnnotation.set(reply, scope.level);
-  return { reply, level: scope.level, space: scope.space };
+  return { reply, level: scope.level, space: scope.space, changeRequestId: scope.changeRequest?.id ?? null };
 }
 
 /** A cell of a table on the comment's page: its record (row) and its definition (column). */
@@ -125,8 +127,8 @@ export async function postComment(ctx: Context, location: CommentLocation, input
     pageVersionId = version.id;
   }
   const id = newId();
-  const [comment] = await ctx.prisma.$transaction([
-    ctx.prisma.comment.create({
+  const comment = await ctx.prisma.$transaction(async (tx) => {
+    const created = await tx.comment.create({
       data: {
         id,
         spaceId: space.id,
@@ -140,9 +142,11 @@ export async function postComment(ctx: Context, location: CommentLocation, input
         body: body as unknown as Prisma.InputJsonObject,
         postedAt: ctx.clock.now(),
       },
-    }),
-    ...mentionWrites(ctx, { commentId: id, replyId: null }, mentioned, false),
-  ]);
+    });
+    for (const write of mentionWrites(ctx, { commentId: id, replyId: null }, mentioned, false, tx)) await write;
+    await recordEvents(tx, ctx, [commentEvent('comment_created', space, created)]);
+    return created;
+  });
   spaceLevelAnnotation.set(comment, level);
   return comment;
 }
@@ -156,7 +160,8 @@ export interface ReviewCommentSite {
 
 /**
  * Writes the comment a review is given with, in the review's own transaction: a comment of its change request (on no
- * page), posted by the reviewer, whose target names the review, with its mentions.
+ * page), posted by the reviewer, whose target names the review, with its mentions. Its `comment_created` event is
+ * recorded by the review (submitReview), in one statement with the review's own.
  */
 export async function postReviewComment(
   tx: Prisma.TransactionClient,
@@ -198,20 +203,26 @@ type ReactionTable = 'CommentReaction' | 'ReplyReaction';
  * The viewer's reactions added and removed, idempotently: a reaction is a (object, emoji, user) key, so adding one
  * twice, or by many users at once, keeps exactly one row per user. An emoji both added and removed is removed.
  */
-function reactionWrites(ctx: Context, table: ReactionTable, ownerId: string, change: ReactionsChange): Prisma.PrismaPromise<number>[] {
+function reactionWrites(
+  ctx: Context,
+  db: Prisma.TransactionClient,
+  table: ReactionTable,
+  ownerId: string,
+  change: ReactionsChange,
+): Prisma.PrismaPromise<number>[] {
   const owner = Prisma.raw(table === 'CommentReaction' ? '"commentId"' : '"replyId"');
   const name = Prisma.raw(`"${table}"`);
   const removed = [...new Set(change.removedReactions ?? [])];
   const added = [...new Set(change.addedReactions ?? [])].filter((emoji) => !removed.includes(emoji));
   const writes: Prisma.PrismaPromise<number>[] = [];
   if (added.length) {
-    writes.push(ctx.prisma.$executeRaw`
+    writes.push(db.$executeRaw`
       INSERT INTO ${name} (${owner}, emoji, "userId", "reactedAt")
       SELECT ${ownerId}, e.emoji, ${ctx.viewer.userId}, ${ctx.clock.now()} FROM unnest(${added}::text[]) AS e(emoji)
       ON CONFLICT DO NOTHING`);
   }
   if (removed.length) {
-    writes.push(ctx.prisma.$executeRaw`
+    writes.push(db.$executeRaw`
       DELETE FROM ${name} WHERE ${owner} = ${ownerId} AND "userId" = ${ctx.viewer.userId} AND emoji = ANY(${removed}::text[])`);
   }
   return writes;
@@ -223,9 +234,9 @@ export async function updateComment(ctx: Context, location: CommentLocation, com
   if (change.body) await authorizeRow(ctx, comments, comment, 'edit');
   const now = ctx.clock.now();
   const body = change.body && { ...(comment.body as unknown as StoredBody), markdown: markdownOf(change.body) };
-  const mentions = body
-    ? mentionWrites(ctx, { commentId, replyId: null }, await mentionedMembers(ctx, space.organizationId, body.markdown), true)
-    : [];
+  const mentioned = body ? await mentionedMembers(ctx, space.organizationId, body.markdown) : null;
+  const mentions = (tx: Prisma.TransactionClient) =>
+    mentioned ? mentionWrites(ctx, { commentId, replyId: null }, mentioned, true, tx) : [];
   const resolution =
     change.resolved === true
       ? Prisma.sql`status = 'resolved', "resolvedAt" = CASE WHEN status = 'resolved' THEN "resolvedAt" ELSE ${now} END,
@@ -234,22 +245,31 @@ export async function updateComment(ctx: Context, location: CommentLocation, com
         ? Prisma.sql`status = 'open', "resolvedAt" = NULL, "resolvedById" = NULL`
         : Prisma.sql`status = status`;
   const edit = body ? Prisma.sql`, body = ${JSON.stringify(body)}::jsonb, "editedAt" = ${now}` : Prisma.empty;
-  const results = await ctx.prisma.$transaction([
-    ...reactionWrites(ctx, 'CommentReaction', commentId, change),
-    ...mentions,
-    ctx.prisma.$queryRaw<Comment[]>`UPDATE "Comment" SET ${resolution} ${edit} WHERE id = ${commentId} RETURNING *`,
-  ]);
-  const [updated] = results.at(-1) as Comment[];
-  if (!updated) throw notFound('Comment');
+  const updated = await ctx.prisma.$transaction(async (tx) => {
+    for (const write of [...reactionWrites(ctx, tx, 'CommentReaction', commentId, change), ...mentions(tx)]) await write;
+    const [row] = await tx.$queryRaw<Comment[]>`UPDATE "Comment" SET ${resolution} ${edit} WHERE id = ${commentId} RETURNING *`;
+    if (!row) throw notFound('Comment');
+    const events = [
+      ...(body ? [commentEvent('comment_updated', space, row)] : []),
+      ...(row.status !== comment.status
+        ? [commentEvent(row.status === 'resolved' ? 'comment_resolved' : 'comment_reopened', space, row)]
+        : []),
+    ];
+    await recordEvents(tx, ctx, events);
+    return row;
+  });
   spaceLevelAnnotation.set(updated, level);
   return updated;
 }
 
 /** Deletes a comment with its replies and reactions (by cascade): its author, or an admin of the space. */
 export async function deleteComment(ctx: Context, location: CommentLocation, commentId: string): Promise<void> {
-  const { comment } = await commentIn(ctx, location, commentId, 'comment');
+  const { comment, space } = await commentIn(ctx, location, commentId, 'comment');
   await authorizeRow(ctx, comments, comment, 'delete');
-  await ctx.prisma.$executeRaw`DELETE FROM "Comment" WHERE id = ${commentId}`;
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`DELETE FROM "Comment" WHERE id = ${commentId}`;
+    await recordEvents(tx, ctx, [commentEvent('comment_deleted', space, comment)]);
+  });
 }
 
 export async function postReply(
@@ -258,16 +278,18 @@ export async function postReply(
   commentId: string,
   input: { body: BodyInput },
 ): Promise<CommentReply> {
-  const { level, space } = await commentIn(ctx, location, commentId, 'comment');
+  const { comment, level, space } = await commentIn(ctx, location, commentId, 'comment');
   const body: StoredBody = { markdown: markdownOf(input.body) };
   const mentioned = await mentionedMembers(ctx, space.organizationId, body.markdown);
   const id = newId();
-  const [reply] = await ctx.prisma.$transaction([
-    ctx.prisma.commentReply.create({
+  const reply = await ctx.prisma.$transaction(async (tx) => {
+    const created = await tx.commentReply.create({
       data: { id, commentId, postedById: ctx.viewer.userId, body: body as unknown as Prisma.InputJsonObject, postedAt: ctx.clock.now() },
-    }),
-    ...mentionWrites(ctx, { commentId, replyId: id }, mentioned, false),
-  ]);
+    });
+    for (const write of mentionWrites(ctx, { commentId, replyId: id }, mentioned, false, tx)) await write;
+    await recordEvents(tx, ctx, [replyEvent('comment_reply_created', space, created, comment.changeRequestId)]);
+    return created;
+  });
   spaceLevelAnnotation.set(reply, level);
   return reply;
 }
@@ -283,28 +305,30 @@ export async function updateReply(
   replyId: string,
   change: ReplyChange,
 ): Promise<CommentReply> {
-  const { reply, level, space } = await replyIn(ctx, location, commentId, replyId, 'comment');
+  const { reply, level, space, changeRequestId } = await replyIn(ctx, location, commentId, replyId, 'comment');
   if (change.body) await authorizeRow(ctx, replies, reply, 'edit');
   const now = ctx.clock.now();
   const markdown = change.body && markdownOf(change.body);
   const edit = markdown ? Prisma.sql`body = ${JSON.stringify({ markdown })}::jsonb, "editedAt" = ${now}` : Prisma.sql`id = id`;
-  const mentions = markdown
-    ? mentionWrites(ctx, { commentId, replyId }, await mentionedMembers(ctx, space.organizationId, markdown), true)
-    : [];
-  const results = await ctx.prisma.$transaction([
-    ...reactionWrites(ctx, 'ReplyReaction', replyId, change),
-    ...mentions,
-    ctx.prisma.$queryRaw<CommentReply[]>`UPDATE "CommentReply" SET ${edit} WHERE id = ${replyId} RETURNING *`,
-  ]);
-  const [updated] = results.at(-1) as CommentReply[];
-  if (!updated) throw notFound('Comment reply');
+  const mentioned = markdown ? await mentionedMembers(ctx, space.organizationId, markdown) : null;
+  const updated = await ctx.prisma.$transaction(async (tx) => {
+    const mentions = mentioned ? mentionWrites(ctx, { commentId, replyId }, mentioned, true, tx) : [];
+    for (const write of [...reactionWrites(ctx, tx, 'ReplyReaction', replyId, change), ...mentions]) await write;
+    const [row] = await tx.$queryRaw<CommentReply[]>`UPDATE "CommentReply" SET ${edit} WHERE id = ${replyId} RETURNING *`;
+    if (!row) throw notFound('Comment reply');
+    if (markdown) await recordEvents(tx, ctx, [replyEvent('comment_reply_updated', space, row, changeRequestId)]);
+    return row;
+  });
   spaceLevelAnnotation.set(updated, level);
   return updated;
 }
 
 /** Deletes a reply with its reactions: its author, or an admin of the space. */
 export async function deleteReply(ctx: Context, location: CommentLocation, commentId: string, replyId: string): Promise<void> {
-  const { reply } = await replyIn(ctx, location, commentId, replyId, 'comment');
+  const { reply, space, changeRequestId } = await replyIn(ctx, location, commentId, replyId, 'comment');
   await authorizeRow(ctx, replies, reply, 'delete');
-  await ctx.prisma.$executeRaw`DELETE FROM "CommentReply" WHERE id = ${replyId}`;
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`DELETE FROM "CommentReply" WHERE id = ${replyId}`;
+    await recordEvents(tx, ctx, [replyEvent('comment_reply_deleted', space, reply, changeRequestId)]);
+  });
 }

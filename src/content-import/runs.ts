@@ -11,9 +11,11 @@ import { type ImportRun, Prisma } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, organizations, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, notFound } from '../kernel/errors.js';
+import { recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { sites } from '../sites/access.js';
 import { importRuns } from './access.js';
+import { importRunEvent } from './events.js';
 import { placeIn } from './service.js';
 import { enqueueingRun } from './task.js';
 
@@ -49,7 +51,7 @@ export async function startImportRun(ctx: Context, organizationId: string, input
   if (input.site) await authorizeReference(ctx, sites, { id: input.site, field: 'site', organizationId }, 'view');
   const url = input.source.url!;
   const now = ctx.clock.now();
-  const record = async (db: Pick<Context['prisma'], '$queryRaw'>, changeRequestId: string) => {
+  const record = async (db: Pick<Context['prisma'], '$queryRaw' | '$executeRaw'>, changeRequestId: string) => {
     const run = { id: newId(), organizationId, changeRequestId, createdById: ctx.viewer.userId };
     const [row] = await db.$queryRaw<ImportRun[]>(Prisma.sql`
       WITH run AS (
@@ -63,6 +65,7 @@ export async function startImportRun(ctx: Context, organizationId: string, input
       ),
       ${enqueueingRun(run)}
       SELECT run.* FROM run, queued`);
+    await recordEvents(db, ctx, [importRunEvent('import_run_started', row, { source: 'website' })]);
     return row;
   };
 
@@ -72,7 +75,7 @@ export async function startImportRun(ctx: Context, organizationId: string, input
       throw conflict(`The change request is ${changeRequest.status}: it can no longer change.`);
     }
     await checkPage(ctx.sql, changeRequest.id, input.target.page);
-    return record(ctx.prisma, changeRequest.id);
+    return ctx.prisma.$transaction((tx) => record(tx, changeRequest.id));
   }
   let started: ImportRun | undefined;
   await createChangeRequest(ctx, space.id, { subject: subjectFor(url) }, async (tx, created) => {
@@ -85,9 +88,13 @@ export async function startImportRun(ctx: Context, organizationId: string, input
 /** Cancels a pending or in-progress run: needs `cancel` (edit on its space); 400 naming the status of one that ended. */
 export async function cancelImportRun(ctx: Context, organizationId: string, id: string): Promise<ImportRun> {
   const { row: run } = await authorize(ctx, importRuns, { id, parent: organizationId }, 'cancel');
-  const [cancelled] = await ctx.sql<ImportRun>(Prisma.sql`
-    UPDATE "ImportRun" SET status = 'cancelled', "updatedAt" = ${ctx.clock.now()}
-     WHERE id = ${run.id} AND status IN ('pending', 'in_progress') RETURNING *`);
+  const cancelled = await ctx.prisma.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<ImportRun[]>(Prisma.sql`
+      UPDATE "ImportRun" SET status = 'cancelled', "updatedAt" = ${ctx.clock.now()}
+       WHERE id = ${run.id} AND status IN ('pending', 'in_progress') RETURNING *`);
+    if (row) await recordEvents(tx, ctx, [importRunEvent('import_run_cancelled', row)]);
+    return row;
+  });
   if (cancelled) return cancelled;
   const [ended] = await ctx.sql<Pick<ImportRun, 'status'>>(Prisma.sql`SELECT status FROM "ImportRun" WHERE id = ${run.id}`);
   throw badRequest(`The import run is ${ended.status}: only a pending or in-progress run can be cancelled.`);

@@ -14,7 +14,9 @@ import { type BackgroundJob, type ImportRun, Prisma } from '../generated/prisma/
 import { defineTask, enqueueingAside } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
 import { ApiError } from '../kernel/errors.js';
+import { recordEvents, recorderFor, systemActor } from '../kernel/events.js';
 import { crawl, UnreadableSite, WEBSITE_LIMITS } from './crawl.js';
+import { importRunEvent } from './events.js';
 import { insertions, placeIn } from './service.js';
 
 /** Far longer than a crawl may take (WEBSITE_LIMITS.timeMs) with the write after it. */
@@ -80,6 +82,7 @@ async function runImport(services: Services, runId: string, job: BackgroundJob):
     RETURNING r.*, (SELECT s."deletedAt" IS NOT NULL FROM "Space" s WHERE s.id = r."spaceId") AS "spaceDeleted"`);
   // Cancelled or ended before this job came to it: nothing to do.
   if (!run) return;
+  const recorder = recorderFor(services, systemActor('workflow'));
   try {
     if (run.attempts > MAX_ATTEMPTS) throw new RunFailure(`The import was interrupted ${MAX_ATTEMPTS} times; start it again.`);
     if (run.spaceDeleted) throw new RunFailure('The space is deleted.');
@@ -98,6 +101,9 @@ async function runImport(services: Services, runId: string, job: BackgroundJob):
                "updatedAt" = ${finished}
          WHERE ${ownedBy(run, job)} RETURNING id`);
       if (!done) throw new RunLost();
+      await recordEvents(tx, recorder, [
+        importRunEvent('import_run_completed', run, { importedPages: pages.length, revisionId: update.revision.id }),
+      ]);
     });
   } catch (error) {
     if (error instanceof RunLost) return;
@@ -105,10 +111,13 @@ async function runImport(services: Services, runId: string, job: BackgroundJob):
     const final = job.attempts >= job.maxAttempts;
     // An unexpected error (the database, say) leaves the run in progress for the job's next attempt.
     if (reason === undefined && !final) throw error;
-    await services.sql(Prisma.sql`
-      UPDATE "ImportRun" SET status = 'failed', reason = ${reason ?? 'The import failed on an unexpected error; start it again.'},
-             "updatedAt" = ${services.clock.now()}
-       WHERE ${ownedBy(run, job)}`);
+    const why = reason ?? 'The import failed on an unexpected error; start it again.';
+    await services.prisma.$transaction(async (tx) => {
+      const [failed] = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
+        UPDATE "ImportRun" SET status = 'failed', reason = ${why}, "updatedAt" = ${services.clock.now()}
+         WHERE ${ownedBy(run, job)} RETURNING id`);
+      if (failed) await recordEvents(tx, recorder, [importRunEvent('import_run_failed', run, { reason: why })]);
+    });
     if (reason === undefined) throw error;
   }
 }

@@ -8,10 +8,12 @@ import type { CustomFieldType } from '../generated/prisma/enums.js';
 import { authorize, forbidden, organizations, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../kernel/errors.js';
+import { changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { allows, policies } from '../kernel/permissions.js';
 import { validationError } from '../kernel/validation.js';
 import { customFields } from './access.js';
+import { customFieldEvent } from './events.js';
 
 /** Types whose values are chosen among the field's options (and only these types have options). */
 const selectTypes: readonly CustomFieldType[] = ['select_multi', 'select_single'];
@@ -39,19 +41,23 @@ export async function createCustomField(
   checkOptions(input.type, input.options, true);
   const now = ctx.clock.now();
   try {
-    return await ctx.prisma.customField.create({
-      data: {
-        id: newId(),
-        organizationId,
-        name: input.name,
-        type: input.type,
-        title: input.title ?? null,
-        description: input.description ?? null,
-        placeholder: input.placeholder ?? null,
-        options: input.options ?? [],
-        createdAt: now,
-        updatedAt: now,
-      },
+    return await ctx.prisma.$transaction(async (tx) => {
+      const created = await tx.customField.create({
+        data: {
+          id: newId(),
+          organizationId,
+          name: input.name,
+          type: input.type,
+          title: input.title ?? null,
+          description: input.description ?? null,
+          placeholder: input.placeholder ?? null,
+          options: input.options ?? [],
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      await recordEvents(tx, ctx, [customFieldEvent('custom_field_created', created, { type: created.type })]);
+      return created;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`A custom field named "${input.name}" already exists in this organization.`);
@@ -77,20 +83,26 @@ export async function updateCustomField(
     updatedAt: ctx.clock.now(),
   };
   const removed = options ? field.options.filter((option) => !options.includes(option)) : [];
-  const [updated] = await ctx.prisma.$transaction([
-    ctx.prisma.customField.update({ where: { id: field.id }, data }),
+  const changed = changedFields(field, {
+    title: input.title,
+    description: input.description,
+    placeholder: input.placeholder,
+    options,
+  });
+  const updated = await ctx.prisma.$transaction(async (tx) => {
+    const row = await tx.customField.update({ where: { id: field.id }, data });
     // Keeps each value's remaining options in their order.
-    ...(removed.length
-      ? [
-          ctx.prisma.$executeRaw(Prisma.sql`
-            UPDATE "CustomFieldValue" v SET "updatedAt" = ${data.updatedAt}, value = COALESCE(
-                (SELECT jsonb_agg(e.item ORDER BY e.n) FROM jsonb_array_elements(v.value) WITH ORDINALITY AS e(item, n)
-                  WHERE NOT (e.item #>> '{}') = ANY(${removed}::text[])), '[]'::jsonb)
-             WHERE v."customFieldId" = ${field.id}
-               AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(v.value) AS e(item) WHERE e.item = ANY(${removed}::text[]))`),
-        ]
-      : []),
-  ]);
+    if (removed.length) {
+      await tx.$executeRaw(Prisma.sql`
+        UPDATE "CustomFieldValue" v SET "updatedAt" = ${data.updatedAt}, value = COALESCE(
+            (SELECT jsonb_agg(e.item ORDER BY e.n) FROM jsonb_array_elements(v.value) WITH ORDINALITY AS e(item, n)
+              WHERE NOT (e.item #>> '{}') = ANY(${removed}::text[])), '[]'::jsonb)
+         WHERE v."customFieldId" = ${field.id}
+           AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(v.value) AS e(item) WHERE e.item = ANY(${removed}::text[]))`);
+    }
+    if (Object.keys(changed).length) await recordEvents(tx, ctx, [customFieldEvent('custom_field_updated', field, { changed })]);
+    return row;
+  });
   return updated as CustomFieldRow;
 }
 
@@ -99,8 +111,12 @@ export async function deleteCustomField(ctx: Context, organizationId: string, na
   // Judged on the organization, where every field is (policies.customField), so that the delete reads nothing first.
   const { level } = await authorize(ctx, organizations, organizationId, 'view');
   if (!allows(policies.customField.edit, level)) throw forbidden('edit', customFields.kind);
-  const { count } = await ctx.prisma.customField.deleteMany({ where: { organizationId, name } });
-  if (count === 0) throw notFound(customFields.kind);
+  await ctx.prisma.$transaction(async (tx) => {
+    const [deleted] = await tx.$queryRaw<CustomFieldRow[]>`
+      DELETE FROM "CustomField" WHERE "organizationId" = ${organizationId} AND name = ${name} RETURNING *`;
+    if (!deleted) throw notFound(customFields.kind);
+    await recordEvents(tx, ctx, [customFieldEvent('custom_field_deleted', deleted)]);
+  });
 }
 
 const MAX_TAGS = 50;
@@ -157,17 +173,26 @@ export async function updateSpaceCustomFields(ctx: Context, spaceId: string, val
   }
   const now = ctx.clock.now();
   // Joined to the fields, so that one deleted since they were read is skipped rather than failing the statement.
-  await ctx.prisma.$transaction([
-    ...(set.length
-      ? [
-          ctx.prisma.$executeRaw(Prisma.sql`
-            INSERT INTO "CustomFieldValue" ("spaceId", "customFieldId", value, "updatedAt")
-            SELECT ${spaceId}, f.id, x.value::jsonb, ${now}
-              FROM unnest(${set.map((s) => s.fieldId)}::text[], ${set.map((s) => s.value)}::text[]) AS x(field, value)
-              JOIN "CustomField" f ON f.id = x.field
-            ON CONFLICT ("spaceId", "customFieldId") DO UPDATE SET value = EXCLUDED.value, "updatedAt" = EXCLUDED."updatedAt"`),
-        ]
-      : []),
-    ...(removed.length ? [ctx.prisma.customFieldValue.deleteMany({ where: { spaceId, customFieldId: { in: removed } } })] : []),
-  ]);
+  await ctx.prisma.$transaction(async (tx) => {
+    if (set.length) {
+      await tx.$executeRaw(Prisma.sql`
+        INSERT INTO "CustomFieldValue" ("spaceId", "customFieldId", value, "updatedAt")
+        SELECT ${spaceId}, f.id, x.value::jsonb, ${now}
+          FROM unnest(${set.map((s) => s.fieldId)}::text[], ${set.map((s) => s.value)}::text[]) AS x(field, value)
+          JOIN "CustomField" f ON f.id = x.field
+        ON CONFLICT ("spaceId", "customFieldId") DO UPDATE SET value = EXCLUDED.value, "updatedAt" = EXCLUDED."updatedAt"`);
+    }
+    if (removed.length) await tx.customFieldValue.deleteMany({ where: { spaceId, customFieldId: { in: removed } } });
+    // The values as given: set ones with their value, removed ones null.
+    const given = Object.fromEntries(names.map((name) => [name, values[name].value]));
+    await recordEvents(tx, ctx, [
+      {
+        action: 'space_custom_fields_updated',
+        organizationId: space.organizationId,
+        target: { type: 'space', id: space.id, label: space.title },
+        spaceId: space.id,
+        payload: { values: given },
+      },
+    ]);
+  });
 }

@@ -12,7 +12,7 @@ import { assertPrimaryContentWritable } from '../change-request-reviews/merge-ru
 import { sqlOf } from '../change-requests/workflow.js';
 import type { SqlRunner } from '../db/client.js';
 import { type StoredFile, storeFile } from '../files/storage.js';
-import type { FileVersion, GitSyncOperation, PageVersion, Revision } from '../generated/prisma/client.js';
+import type { FileVersion, GitSyncOperation, PageVersion, Prisma, Revision } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
 import { ApiError } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
@@ -297,13 +297,17 @@ async function primaryContentWritable(sql: SqlRunner, spaceId: string): Promise<
   }
 }
 
-/** Imports the tree at the operation's ref: reads it, stores its files, and writes the revision and the outcome. */
+/**
+ * Imports the tree at the operation's ref: reads it, stores its files, and writes the revision and the outcome, then
+ * runs `completed` (the job's events) in the same transaction.
+ */
 export async function importContent(
   services: Services,
   repository: Repository,
   operation: GitSyncOperation,
   projectDirectory: string,
   userId: string,
+  completed: (tx: Prisma.TransactionClient, outcome: { commitId: string; revisionId: string }) => Promise<void>,
 ): Promise<void> {
   const commit = await repository.fetch(operation.ref, 1);
   if (!commit) throw new GitFailure(`The ref ${operation.ref} does not exist in the repository.`);
@@ -356,5 +360,6 @@ export async function importContent(
     await tx.$executeRaw`
       UPDATE "GitSyncOperation" SET state = 'success', "commitId" = ${commit}, "revisionId" = ${revision.id}, "endedAt" = ${new Date()}
        WHERE id = ${operation.id}`;
+    await completed(tx, { commitId: commit, revisionId: revision.id });
   });
 }

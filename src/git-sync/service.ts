@@ -10,8 +10,10 @@ import { enqueueing } from '../jobs/queue.js';
 import { authorize, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict } from '../kernel/errors.js';
+import { recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { seal } from '../kernel/sealed.js';
+import { gitSyncEvent } from './events.js';
 import { type GitSyncPayload, gitCredentialsSealedFor, gitSyncTask } from './task.js';
 
 export interface GitOperationInput {
@@ -100,12 +102,14 @@ export async function requestOperation(
     projectDirectory: input.repoProjectDirectory ?? '',
     userId: ctx.viewer.userId,
   };
-  // The configuration, the operation and its job: one statement, so that none exists without the others.
-  await ctx.sql(Prisma.sql`
+  // The configuration, the operation and its job: one statement, so that none exists without the others; a new
+  // configuration records its event (the URL without credentials) in the same transaction.
+  const provider = providerOf(parsed, input.gitInfo);
+  const configure = Prisma.sql`
     WITH configured AS (
       INSERT INTO "GitSync" ("spaceId", provider, "repoName", url, "credentialsCiphertext", ref, "projectDirectory",
                              "installationId", "updatedAt")
-      SELECT ${spaceId}, ${providerOf(parsed, input.gitInfo)}::"GitProvider", ${repoNameOf(parsed)}, ${url}, ${sealed},
+      SELECT ${spaceId}, ${provider}::"GitProvider", ${repoNameOf(parsed)}, ${url}, ${sealed},
              ${input.ref}, ${input.repoProjectDirectory ?? null}, ${newId()}, ${now}
        WHERE NOT ${standalone}::boolean
       ON CONFLICT ("spaceId") DO UPDATE SET provider = excluded.provider, "repoName" = excluded."repoName", url = excluded.url,
@@ -121,6 +125,15 @@ export async function requestOperation(
       organizationId: space.organizationId,
       createdById: ctx.viewer.userId,
       queue: queueOf(spaceId),
-    })}`);
+    })}`;
+  if (standalone) {
+    await ctx.sql(configure);
+    return operation;
+  }
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw(configure);
+    const configuration = { url, ref: input.ref, projectDirectory: input.repoProjectDirectory ?? null, provider };
+    await recordEvents(tx, ctx, [gitSyncEvent('space_gitsync_configured', space, configuration)]);
+  });
   return operation;
 }

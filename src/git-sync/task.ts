@@ -3,11 +3,14 @@
 // otherwise it imports or exports (importing.ts, exporting.ts) in a repository of its own, removed afterwards. A failed
 // operation changes nothing (an import writes its revision in its last transaction) and records why, in words that
 // never hold the credentials: they are unsealed only for the transfer, and scrubbed from anything recorded or logged.
+import { spaceContentUpdatedEvent } from '../change-requests/events.js';
 import type { GitSyncOperation } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { defineTask } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
+import { type ChangeEvent, recordEvents, recorderFor, systemActor } from '../kernel/events.js';
 import { type SealedFor, unseal } from '../kernel/sealed.js';
+import { gitSyncEvent, operationPayload } from './events.js';
 import { LayoutError } from './layout.js';
 import type { Credentials } from './remote.js';
 
@@ -70,15 +73,26 @@ export const gitSyncTask = defineTask<GitSyncPayload>({
   // Pushing twice is not harmless: a failed operation is recorded, and asked for again by its caller.
   maxAttempts: 1,
   run: async (payload, { services }) => {
-    const [operation] = await services.sql<GitSyncOperation>(
-      Prisma.sql`SELECT * FROM "GitSyncOperation" WHERE id = ${payload.operationId}`,
-    );
-    if (operation?.state !== 'running') return;
+    const [found] = await services.sql<GitSyncOperation & { organizationId: string; title: string }>(Prisma.sql`
+      SELECT o.*, s."organizationId", s.title FROM "GitSyncOperation" o JOIN "Space" s ON s.id = o."spaceId"
+       WHERE o.id = ${payload.operationId}`);
+    if (found?.state !== 'running') return;
+    const { organizationId, title, ...operation } = found;
+    const space = { id: operation.spaceId, organizationId, title };
+    const recorder = recorderFor(services, systemActor('workflow'));
+    /** The operation's end, recorded in the transaction that writes it (GitBook's state: success or failure). */
+    const completed = (outcome: Record<string, unknown>): ChangeEvent =>
+      gitSyncEvent('space_gitsync_completed', space, { ...operationPayload(operation), ...outcome });
     if (await outOfOrder(services, operation)) {
-      await services.sql(Prisma.sql`
-        UPDATE "GitSyncOperation" SET state = 'success', skipped = true, "endedAt" = ${new Date()} WHERE id = ${operation.id}`);
+      await services.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`
+          UPDATE "GitSyncOperation" SET state = 'success', skipped = true, "endedAt" = ${new Date()} WHERE id = ${operation.id}`;
+        await recordEvents(tx, recorder, [completed({ state: 'success', skipped: true })]);
+      });
       return;
     }
+    // The start changes nothing but is an event of its own (GitBook's): one statement.
+    await recordEvents(services.prisma, recorder, [gitSyncEvent('space_gitsync_started', space, operationPayload(operation))]);
     const { GitFailure, withRepository, gitLimits, importContent, exportContent } = await gitOperations();
     let credentials: Credentials | null = null;
     try {
@@ -87,7 +101,12 @@ export const gitSyncTask = defineTask<GitSyncPayload>({
         : null;
       await withRepository({ url: payload.url, credentials }, services.fetcher, gitLimits(services.config), async (repository) => {
         if (operation.direction === 'import') {
-          await importContent(services, repository, operation, payload.projectDirectory, payload.userId);
+          await importContent(services, repository, operation, payload.projectDirectory, payload.userId, async (tx, outcome) => {
+            const events = [completed({ state: 'success', ...outcome })];
+            // Into the space's content (not a standalone revision): GitBook's content event, by whoever asked.
+            if (!operation.standalone) events.push(spaceContentUpdatedEvent(space, outcome.revisionId, payload.userId));
+            await recordEvents(tx, recorder, events);
+          });
           return;
         }
         const commit = await exportContent(
@@ -97,8 +116,11 @@ export const gitSyncTask = defineTask<GitSyncPayload>({
           payload.projectDirectory,
           await authorOf(services, payload.userId),
         );
-        await services.sql(Prisma.sql`
-          UPDATE "GitSyncOperation" SET state = 'success', "commitId" = ${commit}, "endedAt" = ${new Date()} WHERE id = ${operation.id}`);
+        await services.prisma.$transaction(async (tx) => {
+          await tx.$executeRaw`
+            UPDATE "GitSyncOperation" SET state = 'success', "commitId" = ${commit}, "endedAt" = ${new Date()} WHERE id = ${operation.id}`;
+          await recordEvents(tx, recorder, [completed({ state: 'success', commitId: commit })]);
+        });
       });
     } catch (error) {
       const failure =
@@ -114,9 +136,12 @@ export const gitSyncTask = defineTask<GitSyncPayload>({
           'git sync failed',
         );
       }
-      await services.sql(Prisma.sql`
-        UPDATE "GitSyncOperation" SET state = ${failure.state}::"GitSyncState", error = ${message}, "endedAt" = ${new Date()}
-         WHERE id = ${operation.id}`);
+      await services.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`
+          UPDATE "GitSyncOperation" SET state = ${failure.state}::"GitSyncState", error = ${message}, "endedAt" = ${new Date()}
+           WHERE id = ${operation.id}`;
+        await recordEvents(tx, recorder, [completed({ state: 'failure', error: message })]);
+      });
       throw new Error(message);
     }
   },

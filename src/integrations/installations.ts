@@ -21,9 +21,11 @@ import type { InstallationSelection } from '../generated/prisma/enums.js';
 import { authorize, authorizeReference, can, forbidden, organizations, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { ApiError, badRequest, conflict, notFound } from '../kernel/errors.js';
+import { changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import type { Membership } from '../kernel/permissions.js';
 import { viewerAdminSql } from './access.js';
+import { installationEvent } from './events.js';
 import { type Configurations, SPACE_TARGETS, type Target } from './manifest.js';
 import { type IntegrationRow, installationStatusSql, integrationNamed } from './service.js';
 
@@ -116,17 +118,21 @@ export async function installIntegration(ctx: Context, name: string, organizatio
   if (integration.visibility === 'private' && organizationId !== integration.ownerOrganizationId)
     throw badRequest('Invalid "organization": a private integration is installed only in the organization that owns it.');
   const now = ctx.clock.now();
-  const [installation] = await ctx.sql<InstallationRow>(
-    withComputed(
-      ctx,
-      Prisma.sql`INSERT INTO "IntegrationInstallation" AS ii (id, "integrationId", "organizationId", status, "createdAt", "updatedAt")
-        SELECT ${newId()}, i.id, ${organizationId}, ${installationStatusSql(Prisma.sql`'{}'::jsonb`, Prisma.sql`i.configurations`)},
-               ${now}, ${now}
-          FROM "Integration" i WHERE i.id = ${integration.id}
-        ON CONFLICT ("integrationId", "organizationId") DO NOTHING RETURNING *`,
-      integration.name,
-    ),
-  );
+  const installation = await ctx.prisma.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<InstallationRow[]>(
+      withComputed(
+        ctx,
+        Prisma.sql`INSERT INTO "IntegrationInstallation" AS ii (id, "integrationId", "organizationId", status, "createdAt", "updatedAt")
+          SELECT ${newId()}, i.id, ${organizationId}, ${installationStatusSql(Prisma.sql`'{}'::jsonb`, Prisma.sql`i.configurations`)},
+                 ${now}, ${now}
+            FROM "Integration" i WHERE i.id = ${integration.id}
+          ON CONFLICT ("integrationId", "organizationId") DO NOTHING RETURNING *`,
+        integration.name,
+      ),
+    );
+    if (row) await recordEvents(tx, ctx, [installationEvent('integration_installed', integration, row, { status: row.status })]);
+    return row;
+  });
   if (!installation) throw conflict('The integration is already installed in this organization.');
   return installation;
 }
@@ -136,6 +142,13 @@ export interface InstallationChange {
   configuration?: Record<string, unknown> | null;
   space_selection?: InstallationSelection | null;
   site_selection?: InstallationSelection | null;
+}
+
+/** The names of the configuration's properties a new configuration changes (set, changed or removed): never their values. */
+function changedConfiguration(before: Record<string, unknown>, after: Record<string, unknown> | null | undefined): string[] {
+  if (!after) return [];
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].filter((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name])).sort();
 }
 
 /** Changes the fields given; a new configuration re-evaluates the status. */
@@ -149,10 +162,19 @@ export async function updateInstallation(
   const configuration = Prisma.sql`${JSON.stringify(
     input.configuration ? checkedConfiguration(integration, input.configuration) : installation.configuration,
   )}::jsonb`;
-  const [updated] = await ctx.sql<InstallationRow>(
-    withComputed(
-      ctx,
-      Prisma.sql`UPDATE "IntegrationInstallation" ii SET
+  const change = changedFields(
+    { externalIds: installation.externalIds, space_selection: installation.spaceSelection, site_selection: installation.siteSelection },
+    {
+      externalIds: input.externalIds ?? undefined,
+      space_selection: input.space_selection ?? undefined,
+      site_selection: input.site_selection ?? undefined,
+    },
+  );
+  const configurationChanged = changedConfiguration(installation.configuration as Record<string, unknown>, input.configuration);
+  const changed = { ...change, ...(configurationChanged.length && { configuration: configurationChanged }) };
+  const updating = withComputed(
+    ctx,
+    Prisma.sql`UPDATE "IntegrationInstallation" ii SET
           "externalIds" = ${input.externalIds ?? installation.externalIds}::text[],
           configuration = ${configuration},
           "spaceSelection" = ${input.space_selection ?? installation.spaceSelection}::"InstallationSelection",
@@ -160,15 +182,22 @@ export async function updateInstallation(
           status = CASE WHEN ii.status = 'paused' THEN ii.status ELSE ${installationStatusSql(configuration, Prisma.sql`i.configurations`)} END,
           "updatedAt" = ${ctx.clock.now()}
         FROM "Integration" i WHERE ii.id = ${installation.id} AND i.id = ii."integrationId" RETURNING ii.*`,
-      integration.name,
-    ),
+    integration.name,
   );
-  return updated;
+  if (!Object.keys(changed).length) return (await ctx.sql<InstallationRow>(updating))[0];
+  return ctx.prisma.$transaction(async (tx) => {
+    const [updated] = await tx.$queryRaw<InstallationRow[]>(updating);
+    await recordEvents(tx, ctx, [installationEvent('integration_installation_updated', integration, installation, { changed })]);
+    return updated;
+  });
 }
 
 export async function uninstallIntegration(ctx: Context, name: string, installationId: string): Promise<void> {
-  const { installation } = await installationFor(ctx, await integrationNamed(ctx, name), installationId, 'admin');
-  await ctx.sql(Prisma.sql`DELETE FROM "IntegrationInstallation" WHERE id = ${installation.id}`);
+  const { integration, installation } = await installationFor(ctx, await integrationNamed(ctx, name), installationId, 'admin');
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`DELETE FROM "IntegrationInstallation" WHERE id = ${installation.id}`;
+    await recordEvents(tx, ctx, [installationEvent('integration_uninstalled', integration, installation)]);
+  });
 }
 
 /** The installation, for a request about one of its spaces: members of its organization only (others: 404). */
@@ -205,22 +234,32 @@ export async function installOnSpace(ctx: Context, name: string, installationId:
     ? Prisma.sql`, selected AS (UPDATE "IntegrationInstallation" SET "spaceSelection" = 'selected', "updatedAt" = ${ctx.clock.now()}
         WHERE id = ${installation.id} AND "spaceSelection" = 'all' AND EXISTS (SELECT 1 FROM inserted))`
     : Prisma.empty;
-  const [row] = await ctx.sql<InstallationSpace>(Prisma.sql`
-    WITH inserted AS (INSERT INTO "InstallationSpace" ("installationId", "spaceId") VALUES (${installation.id}, ${spaceId})
-                      ON CONFLICT DO NOTHING RETURNING *) ${selected}
-    SELECT * FROM inserted`);
+  const row = await ctx.prisma.$transaction(async (tx) => {
+    const [inserted] = await tx.$queryRaw<InstallationSpace[]>`
+      WITH inserted AS (INSERT INTO "InstallationSpace" ("installationId", "spaceId") VALUES (${installation.id}, ${spaceId})
+                        ON CONFLICT DO NOTHING RETURNING *) ${selected}
+      SELECT * FROM inserted`;
+    if (inserted) {
+      const payload = narrows ? { changed: { space_selection: { from: 'all', to: 'selected' } } } : {};
+      await recordEvents(tx, ctx, [installationEvent('integration_installed_on_space', integration, installation, payload, spaceId)]);
+    }
+    return inserted;
+  });
   if (!row) throw conflict('The integration is already installed on this space.');
   return { ...row, integrationName: integration.name, status: installation.status, externalIds: installation.externalIds };
 }
 
 /** Removes the installation from a space (the space's `installIntegration`), under a `selected` space selection. */
 export async function uninstallFromSpace(ctx: Context, name: string, installationId: string, spaceId: string): Promise<void> {
-  const { installation } = await installationForSpaces(ctx, name, installationId);
+  const { integration, installation } = await installationForSpaces(ctx, name, installationId);
   const { row: space } = await authorize(ctx, spaces, spaceId, 'installIntegration');
   if (space.organizationId !== installation.organizationId) throw notFound('Space');
   if (installation.spaceSelection === 'all')
     throw conflict('The installation is enabled in all spaces: set its space_selection to "selected" to choose its spaces.');
-  const removed = await ctx.sql(Prisma.sql`
-    DELETE FROM "InstallationSpace" WHERE "installationId" = ${installation.id} AND "spaceId" = ${spaceId} RETURNING 1`);
-  if (!removed.length) throw notFound('Space installation');
+  await ctx.prisma.$transaction(async (tx) => {
+    const removed = await tx.$executeRaw`
+      DELETE FROM "InstallationSpace" WHERE "installationId" = ${installation.id} AND "spaceId" = ${spaceId}`;
+    if (!removed) throw notFound('Space installation');
+    await recordEvents(tx, ctx, [installationEvent('integration_uninstalled_from_space', integration, installation, {}, spaceId)]);
+  });
 }

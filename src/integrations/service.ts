@@ -14,9 +14,11 @@ import { Prisma } from '../generated/prisma/client.js';
 import { authorize, forbidden, organizations } from '../kernel/authorize.js';
 import { type Context, loaderFor, viewerMembershipSql } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
+import { recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { type SealedFor, seal } from '../kernel/sealed.js';
 import { storeImage, storeScript } from './assets.js';
+import { integrationEvent } from './events.js';
 import type { Block, Category, Configurations, ContentSource, ExternalLink, Scope, Target, Visibility } from './manifest.js';
 
 export type { IntegrationRow };
@@ -117,7 +119,7 @@ export async function publishIntegration(ctx: Context, name: string, input: Publ
     input.secrets && Object.keys(input.secrets).length
       ? seal(ctx.secret, integrationSecretsSealedFor(name), JSON.stringify(input.secrets))
       : null;
-  const [published] = await ctx.sql<IntegrationRow>(Prisma.sql`
+  const publishing = Prisma.sql`
     WITH published AS (
       INSERT INTO "Integration" AS current (id, name, "ownerOrganizationId", version, title, description, summary, script, icon,
           "previewImages", visibility, target, scopes, categories, blocks, "contentSources", configurations, "externalLinks",
@@ -141,7 +143,15 @@ export async function publishIntegration(ctx: Context, name: string, input: Publ
       UPDATE "IntegrationInstallation" ii SET status = ${installationStatusSql(Prisma.sql`ii.configuration`, Prisma.sql`p.configurations`)}
         FROM published p WHERE ii."integrationId" = p.id AND ii.status <> 'paused'
     )
-    SELECT * FROM published`);
+    SELECT * FROM published`;
+  const published = await ctx.prisma.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<IntegrationRow[]>(publishing);
+    if (row) {
+      const { version, visibility, target, scopes } = row;
+      await recordEvents(tx, ctx, [integrationEvent('integration_published', row, { version, visibility, target, scopes })]);
+    }
+    return row;
+  });
   if (!published) throw await publishConflict(ctx, name, organizationId);
   return published;
 }
@@ -172,5 +182,8 @@ export const installationStatusSql = (configuration: Prisma.Sql, configurations:
 export async function unpublishIntegration(ctx: Context, name: string): Promise<void> {
   const integration = await integrationNamed(ctx, name);
   await checkOwnerAdmin(ctx, integration);
-  await ctx.sql(Prisma.sql`DELETE FROM "Integration" WHERE id = ${integration.id}`);
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`DELETE FROM "Integration" WHERE id = ${integration.id}`;
+    await recordEvents(tx, ctx, [integrationEvent('integration_unpublished', integration)]);
+  });
 }

@@ -25,6 +25,11 @@ export interface TaskDefinition<Payload> {
   run(payload: Payload, helpers: TaskHelpers): Promise<void>;
   /** Attempts before the job is failed for good (default 5). */
   maxAttempts?: number;
+  /**
+   * Runs in a runner of its own, this many at a time, apart from the other jobs (which then never wait behind it): the
+   * worker's concurrency does not count it.
+   */
+  concurrency?: (config: Services['config']) => number;
 }
 
 /** Any task, whatever its payload: what a worker is given (each task reads its own payload). */
@@ -73,6 +78,24 @@ export function enqueueingAside<Payload>(
           queue_name => ${options.queue ?? null}::text, run_at => ${options.runAt ?? null}::timestamptz,
           max_attempts => ${maxAttempts}::int)
       ) added
+    )`;
+}
+
+/**
+ * A data-modifying common table expression `name` that enqueues one job per row of `rows` (a table expression with the
+ * columns `payload` jsonb, `"organizationId"`, `queue` and `"runAt"`): for a statement that fans work out, whatever it
+ * answers (a data-modifying expression runs whether or not it is read).
+ */
+export function enqueueingEach<Payload>(task: TaskDefinition<Payload>, name: string, rows: Prisma.Sql): Prisma.Sql {
+  const maxAttempts = task.maxAttempts ?? 5;
+  return Prisma.sql`
+    ${Prisma.raw(name)} AS (
+      INSERT INTO "BackgroundJob" (id, kind, "organizationId", payload, "maxAttempts", "createdAt")
+      SELECT each.id, ${task.name}, each."organizationId", each.payload, ${maxAttempts}, now()
+        FROM (SELECT replace(gen_random_uuid()::text, '-', '') AS id, source.* FROM (${rows}) source) each
+        CROSS JOIN LATERAL graphile_worker.add_job(${task.name}, json_build_object('jobId', each.id),
+          queue_name => each.queue, run_at => each."runAt", max_attempts => ${maxAttempts}::int) added
+      RETURNING id
     )`;
 }
 
@@ -182,21 +205,27 @@ export async function startWorker(
   // The worker's own pool, not one graphile-worker makes: it ends a pool of its own without waiting, and drops that
   // pool's error handlers first, so that a connection the server closes meanwhile (a restart, a database dropped
   // after the worker stopped) would throw in the process. This one keeps its handlers until it has ended.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: WORKER_POOL_SIZE });
+  const ownConcurrency = tasks.reduce((sum, task) => sum + (task.concurrency?.(services.config) ?? 0), 0);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: WORKER_POOL_SIZE + ownConcurrency });
   const closedByServer = (error: Error) => services.logger.warn({ err: error }, 'job queue connection closed by the server');
   pool.on('error', closedByServer);
   pool.on('connect', (client) => client.on('error', closedByServer));
-  const runner: Runner = await run({
-    pgPool: pool,
-    concurrency,
-    noHandleSignals: true,
-    pollInterval: 2000,
-    taskList: taskList(services, tasks),
-    logger: workerLogger(services.logger),
-  });
+  const start = (runnerTasks: readonly AnyTask[], runnerConcurrency: number): Promise<Runner> =>
+    run({
+      pgPool: pool,
+      concurrency: runnerConcurrency,
+      noHandleSignals: true,
+      pollInterval: 2000,
+      taskList: taskList(services, runnerTasks),
+      logger: workerLogger(services.logger),
+    });
+  // A runner fetches only the jobs of its own tasks: a task of its own concurrency never takes the others' turns.
+  const shared = tasks.filter((task) => !task.concurrency);
+  const runners: Runner[] = [await start(shared, concurrency)];
+  for (const task of tasks) if (task.concurrency) runners.push(await start([task], task.concurrency(services.config)));
   return {
     async stop() {
-      await runner.stop();
+      await Promise.all(runners.map((runner) => runner.stop()));
       await pool.end();
     },
   };

@@ -33,7 +33,7 @@ export interface Viewer {
  * Condition on a Member row (aliased `member`) for a membership through which the viewer acts: theirs, enabled, and
  * in the token's organization when the token has one. Every reading of the viewer's memberships goes through it.
  */
-export function viewerMembershipSql(viewer: Viewer, member: 'm' | 'mine'): Prisma.Sql {
+export function viewerMembershipSql(viewer: Viewer, member: 'm' | 'mine' | 'seen'): Prisma.Sql {
   const m = Prisma.raw(member);
   const scope = viewer.organizationId ? Prisma.sql`AND ${m}."organizationId" = ${viewer.organizationId}` : Prisma.empty;
   return Prisma.sql`${m}."userId" = ${viewer.userId} AND NOT ${m}.disabled ${scope}`;
@@ -155,6 +155,29 @@ export interface RequestOrigin {
   address?: string;
 }
 
+/** How stale a member's `lastSeenAt` may get: like a token's `lastUsedAt`, written at most once a minute. */
+export const LAST_SEEN_PRECISION_MS = LAST_USED_PRECISION_MS;
+
+/**
+ * An UPDATE, for a statement's WITH, that records a visit: the memberships `seen` matching `who` (a condition on that
+ * alias) in the organizations of `organizationIds` (a text[] expression) get `lastSeenAt` = now when it is older than
+ * LAST_SEEN_PRECISION_MS. Bookkeeping: no statement of its own, no event; a membership a transaction holds is
+ * skipped rather than waited for. Written by the reads of the viewer's memberships and by recorded changes.
+ */
+export function memberSeenSql(who: Prisma.Sql, organizationIds: Prisma.Sql, now: Date): Prisma.Sql {
+  return Prisma.sql`UPDATE "Member" SET "lastSeenAt" = ${now} WHERE ("organizationId", "userId") IN (
+      SELECT seen."organizationId", seen."userId" FROM "Member" seen
+       WHERE ${who} AND seen."organizationId" = ANY(${organizationIds})
+         AND (seen."lastSeenAt" IS NULL OR seen."lastSeenAt" <= ${new Date(now.getTime() - LAST_SEEN_PRECISION_MS)})
+       FOR UPDATE SKIP LOCKED)`;
+}
+
+/** viewerMembershipsSql as a statement of its own, which records the viewer's visit to those organizations too. */
+function viewerMembershipsSeenSql(viewer: Viewer, organizationIds: Prisma.Sql, now: Date): Prisma.Sql {
+  return Prisma.sql`WITH seen AS (${memberSeenSql(viewerMembershipSql(viewer, 'seen'), organizationIds, now)})
+    ${viewerMembershipsSql(viewer, organizationIds)}`;
+}
+
 export function createContext(services: Services, viewer: Viewer, origin: RequestOrigin = {}): Context {
   return {
     ...services,
@@ -164,7 +187,7 @@ export function createContext(services: Services, viewer: Viewer, origin: Reques
     loaders: new Map(),
     membership: new DataLoader(async (organizationIds) => {
       const rows = await services.sql<Membership & { organizationId: string }>(
-        viewerMembershipsSql(viewer, Prisma.sql`${[...organizationIds]}::text[]`),
+        viewerMembershipsSeenSql(viewer, Prisma.sql`${[...organizationIds]}::text[]`, services.clock.now()),
       );
       const byOrg = new Map(rows.map((r) => [r.organizationId, { role: r.role, granted: r.granted }]));
       return organizationIds.map((id) => byOrg.get(id));

@@ -5,8 +5,9 @@
 // What records: every change of the product's data by a mutation, an admin command or a job; bookkeeping writes
 // (lastUsedAt, lastSeenAt, link checks, the search index, processing state) and no-op answers record nothing.
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { Prisma } from '../generated/prisma/client.js';
-import type { Clock } from './context.js';
+import { type Clock, memberSeenSql } from './context.js';
 
 /** Who made a change, and through what. */
 export interface Actor {
@@ -99,15 +100,19 @@ export async function recordEvents(db: Tx, recorder: EventRecorder, events: read
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id text, "organizationId" text, action text, "actorType" text,
            "actorId" text, source text, "targetType" text, "targetId" text, "targetLabel" text, "spaceId" text, payload jsonb,
            "occurredAt" timestamptz)`;
-  const hooks = recorder.eventHooks;
-  await db.$executeRaw(
-    hooks.length
-      ? Prisma.sql`WITH recorded AS (${insert} RETURNING *), ${Prisma.join(
-          hooks.map((hook) => hook.with),
-          ', ',
-        )} SELECT 1`
-      : insert,
-  );
+  // A user who changes something in an organization has visited it: their `lastSeenAt` rides in the same statement.
+  const seen =
+    actor.type === 'user'
+      ? [
+          Prisma.sql`seen AS (${memberSeenSql(
+            Prisma.sql`seen."userId" = ${actor.id} AND NOT seen.disabled`,
+            Prisma.sql`${[...new Set(events.map((event) => event.organizationId))]}::text[]`,
+            occurredAt,
+          )})`,
+        ]
+      : [];
+  const ctes = [...seen, ...recorder.eventHooks.map((hook) => hook.with)];
+  await db.$executeRaw(ctes.length ? Prisma.sql`WITH recorded AS (${insert} RETURNING *), ${Prisma.join(ctes, ', ')} SELECT 1` : insert);
   recorder.recorded.count += events.length;
 }
 
@@ -119,9 +124,13 @@ export const recorderFor = (services: { clock: Clock; eventHooks: readonly Event
   recorded: { count: 0 },
 });
 
+/** A value as JSON holds it (dates as text, no undefined), so that a column read back compares with what was sent. */
+const plain = (value: unknown): unknown => (value === null || typeof value !== 'object' ? value : JSON.parse(JSON.stringify(value)));
+
 /**
  * The fields of `after` whose values differ from `before`'s, each `{ from, to }`: what a settings change's event keeps.
- * Fields left out of `after` (undefined) did not change. A secret's field must not be passed.
+ * Values compare as JSON, whatever the order of an object's keys (jsonb reorders them). Fields left out of `after`
+ * (undefined) did not change. A secret's field must not be passed.
  */
 export function changedFields(
   before: Record<string, unknown>,
@@ -131,7 +140,7 @@ export function changedFields(
   for (const [field, to] of Object.entries(after)) {
     if (to === undefined) continue;
     const from = before[field] ?? null;
-    if (JSON.stringify(from) !== JSON.stringify(to ?? null)) changed[field] = { from, to: to ?? null };
+    if (!isDeepStrictEqual(plain(from), plain(to ?? null))) changed[field] = { from, to: to ?? null };
   }
   return changed;
 }

@@ -73,8 +73,12 @@ export const policies = {
   customField: { view: 'guest', edit: 'admin' },
   /** An organization's OpenAPI specifications: its members with a role read them; who may create them changes them. */
   openAPISpec: { view: 'read', edit: 'create', delete: 'create' },
+  /** The audit log tells who did what in the whole organization: its admins alone read it. */
+  auditEvent: { view: 'admin' },
   /** SAML providers hold the organization's way in: its admins alone see them. */
   samlProvider: { view: 'admin' },
+  /** Webhooks send the organization's events out, signed with their secrets: its admins alone see them. */
+  webhook: { view: 'admin' },
   /**
    * An invite link is judged by the viewer's level on what it opens, counted only where they manage its invites: the
    * organization's admins, and on a space or collection, whoever has its `viewInviteLinks`.

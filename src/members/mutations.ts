@@ -1,6 +1,7 @@
-// Changing a member's role (PATCH /v1/orgs/{organizationId}/members/{userId}), making them an SSO member, removing them.
+// Changing a member's role (PATCH /v1/orgs/{organizationId}/members/{userId}), making them an SSO member, removing them;
+// a member's ping (their last visit).
 
-import { authorize } from '../kernel/authorize.js';
+import { authorize, organizations } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { members } from './access.js';
@@ -32,6 +33,16 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       await setMemberSSO(ctx, args.organizationId, args.userId);
       return (await authorize(ctx, members, { id: args.userId, parent: args.organizationId }, 'view')).row;
+    },
+  }),
+  updateMemberLastSeenAt: t.boolean({
+    description:
+      'Records that the viewer is using the organization now (their `lastSeenAt`, at most once a minute), as reading the organization or changing anything in it does. Any member.',
+    args: { organizationId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      // The membership read that authorizes it writes the visit (src/kernel/context.ts viewerMembershipsSeenSql).
+      await authorize(ctx, organizations, args.organizationId, 'view');
+      return true;
     },
   }),
   removeMember: t.boolean({

@@ -28,5 +28,12 @@ export const memberRest: RestModule = {
       'removeMember(organizationId: $organizationId, userId: $userId)',
       { status: 204 },
     ),
+    // GitBook's ping answers `{}` here: the visit it records is bookkeeping (src/kernel/context.ts).
+    route(
+      'POST /v1/orgs/:organizationId/ping',
+      'updateOrganizationMemberLastSeenAt',
+      'updateMemberLastSeenAt(organizationId: $organizationId)',
+      { emptyObject: true },
+    ),
   ],
 };

@@ -15,7 +15,9 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { defineTask, enqueueing } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
+import { recordEvents, recorderFor, systemActor } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
+import { openAPISpecEvent } from './events.js';
 import { ProcessingError, readSpecification, type Source } from './source.js';
 
 export const REFRESH_AFTER_MS = 60 * 60_000;
@@ -45,23 +47,31 @@ async function processSpec(services: Services, specId: string): Promise<void> {
     const read = await readSpecification(source, services.fetcher);
     const [entry] = read.files;
     const finished = services.clock.now();
-    // One statement: the version (unless the latest has the same content) and the spec's state, under the spec's lock.
-    await services.sql(Prisma.sql`
-      WITH spec AS (
-        SELECT id, "lastVersionId" FROM "OpenAPISpec" WHERE id = ${specId} AND ${sameSource(source)} FOR UPDATE
-      ), version AS (
-        INSERT INTO "OpenAPISpecVersion" (id, "specId", url, filesystem, "contentHash", "rawText", "rawFormat", "createdAt")
-        SELECT ${newId()}, spec.id, ${source.url ?? null}, ${JSON.stringify(Object.fromEntries(read.files.map((file) => [file.path, file.document])))}::jsonb,
-               ${read.contentHash}, ${entry.text}, ${entry.format}, ${finished}
-          FROM spec
-         WHERE NOT EXISTS (SELECT 1 FROM "OpenAPISpecVersion" v WHERE v.id = spec."lastVersionId" AND v."contentHash" = ${read.contentHash})
-        RETURNING id
-      )
-      UPDATE "OpenAPISpec" s
-         SET "lastVersionId" = coalesce((SELECT id FROM version), s."lastVersionId"), "processingState" = 'complete',
-             "lastProcessedAt" = ${finished}, "lastProcessErrorCode" = NULL, "lastProcessedErrors" = NULL,
-             "lastProcessedErrorCount" = 0, "updatedAt" = ${finished}
-        FROM spec WHERE s.id = spec.id`);
+    // One statement: the version (unless the latest has the same content) and the spec's state, under the spec's lock;
+    // a new version is recorded, by the system, in the same transaction.
+    await services.prisma.$transaction(async (tx) => {
+      const [written] = await tx.$queryRaw<{ organizationId: string; slug: string; versionId: string | null }[]>(Prisma.sql`
+        WITH spec AS (
+          SELECT id, "lastVersionId" FROM "OpenAPISpec" WHERE id = ${specId} AND ${sameSource(source)} FOR UPDATE
+        ), version AS (
+          INSERT INTO "OpenAPISpecVersion" (id, "specId", url, filesystem, "contentHash", "rawText", "rawFormat", "createdAt")
+          SELECT ${newId()}, spec.id, ${source.url ?? null}, ${JSON.stringify(Object.fromEntries(read.files.map((file) => [file.path, file.document])))}::jsonb,
+                 ${read.contentHash}, ${entry.text}, ${entry.format}, ${finished}
+            FROM spec
+           WHERE NOT EXISTS (SELECT 1 FROM "OpenAPISpecVersion" v WHERE v.id = spec."lastVersionId" AND v."contentHash" = ${read.contentHash})
+          RETURNING id
+        )
+        UPDATE "OpenAPISpec" s
+           SET "lastVersionId" = coalesce((SELECT id FROM version), s."lastVersionId"), "processingState" = 'complete',
+               "lastProcessedAt" = ${finished}, "lastProcessErrorCode" = NULL, "lastProcessedErrors" = NULL,
+               "lastProcessedErrorCount" = 0, "updatedAt" = ${finished}
+          FROM spec WHERE s.id = spec.id
+        RETURNING s."organizationId", s.slug, (SELECT id FROM version) AS "versionId"`);
+      if (!written?.versionId) return;
+      const processed = { id: specId, organizationId: written.organizationId, slug: written.slug };
+      const event = openAPISpecEvent('openapi_spec_version_created', processed, { versionId: written.versionId });
+      await recordEvents(tx, recorderFor(services, systemActor('workflow')), [event]);
+    });
   } catch (error) {
     if (!(error instanceof ProcessingError)) throw error;
     const finished = services.clock.now();

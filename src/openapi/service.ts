@@ -4,8 +4,10 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
 import { conflict } from '../kernel/errors.js';
+import { recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { checkSpecAction } from './access.js';
+import { openAPISpecEvent } from './events.js';
 import { enqueueingProcess } from './processing.js';
 import type { Source } from './source.js';
 
@@ -21,14 +23,17 @@ interface Written {
 }
 
 /**
- * Runs the write (a statement returning the spec's id, organization and whether it created it), enqueues a run, and
- * reads the spec back; undefined when the write wrote nothing.
+ * Runs the write (a statement returning the spec's id, organization and whether it created it), enqueues a run,
+ * records the creation or the new source, and reads the spec back; undefined when the write wrote nothing.
  */
-async function writeAndProcess<Spec>(ctx: Context, write: Prisma.Sql, read: ReadSpec<Spec>) {
+async function writeAndProcess<Spec>(ctx: Context, slug: string, source: Source, write: Prisma.Sql, read: ReadSpec<Spec>) {
   return ctx.prisma.$transaction(async (tx) => {
     const [written] = await tx.$queryRaw<Written[]>(write);
     if (!written) return undefined;
     await tx.$queryRaw(Prisma.sql`WITH ${enqueueingProcess(written, ctx.viewer.userId, Prisma.sql`TRUE`)}`);
+    const action = written.created ? 'openapi_spec_created' : 'openapi_spec_updated';
+    // A URL source is named; a text source only said to be one (it is the document itself).
+    await recordEvents(tx, ctx, [openAPISpecEvent(action, { ...written, slug }, { source: source.url ?? 'text' })]);
     return { created: written.created, spec: await read(tx, written.id) };
   });
 }
@@ -44,6 +49,8 @@ export async function createOpenAPISpec<Spec>(ctx: Context, organizationId: stri
   await checkSpecAction(ctx, organizationId, 'edit');
   const written = await writeAndProcess(
     ctx,
+    slug,
+    source,
     Prisma.sql`INSERT INTO "OpenAPISpec" ${columns} VALUES ${values(ctx, organizationId, slug, source)}
       ON CONFLICT ("organizationId", slug) DO NOTHING RETURNING id, "organizationId", true AS created`,
     read,
@@ -57,6 +64,8 @@ export async function putOpenAPISpec<Spec>(ctx: Context, organizationId: string,
   await checkSpecAction(ctx, organizationId, 'edit');
   const written = await writeAndProcess(
     ctx,
+    slug,
+    source,
     // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated.
     Prisma.sql`INSERT INTO "OpenAPISpec" ${columns} VALUES ${values(ctx, organizationId, slug, source)}
       ON CONFLICT ("organizationId", slug) DO UPDATE
@@ -71,8 +80,12 @@ export async function putOpenAPISpec<Spec>(ctx: Context, organizationId: string,
 /** Deletes the spec with this slug and its versions; false when there was none. */
 export async function deleteOpenAPISpec(ctx: Context, organizationId: string, slug: string): Promise<boolean> {
   await checkSpecAction(ctx, organizationId, 'delete');
-  const deleted = await ctx.sql<{ id: string }>(
-    Prisma.sql`DELETE FROM "OpenAPISpec" WHERE "organizationId" = ${organizationId} AND slug = ${slug} RETURNING id`,
-  );
-  return deleted.length > 0;
+  return ctx.prisma.$transaction(async (tx) => {
+    const [deleted] = await tx.$queryRaw<{ id: string }[]>(
+      Prisma.sql`DELETE FROM "OpenAPISpec" WHERE "organizationId" = ${organizationId} AND slug = ${slug} RETURNING id`,
+    );
+    if (!deleted) return false;
+    await recordEvents(tx, ctx, [openAPISpecEvent('openapi_spec_deleted', { id: deleted.id, organizationId, slug })]);
+    return true;
+  });
 }

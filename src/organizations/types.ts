@@ -4,7 +4,7 @@ import { type Organization as OrganizationRow, Prisma } from '../generated/prism
 import { BillingPlan, OrganizationCommunityType, OrganizationType, OrganizationUseCase } from '../generated/prisma/enums.js';
 import { authorizeRow, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
-import { type Context, loaderFor, viewerMembershipSql, viewerMembershipsSql } from '../kernel/context.js';
+import { type Context, loaderFor, memberSeenSql, viewerMembershipSql, viewerMembershipsSql } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { notFound } from '../kernel/errors.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
@@ -128,10 +128,12 @@ const viewerOrganizations: ListSource<OrganizationRow> = {
 
 /**
  * The organization's row, read with the viewer's membership in it (primed in the request's membership loader, so that
- * authorizing it reads nothing more); null when there is no such organization.
+ * authorizing it reads nothing more), recording their visit; null when there is no such organization.
  */
 async function withMembership(ctx: Context, id: string): Promise<OrganizationRow | null> {
+  // The same statement records the viewer's visit to the organization (src/kernel/context.ts memberSeenSql).
   const [found] = await ctx.sql<OrganizationRow & { __membership: Membership | null }>(Prisma.sql`
+    WITH seen AS (${memberSeenSql(viewerMembershipSql(ctx.viewer, 'seen'), Prisma.sql`${[id]}::text[]`, ctx.clock.now())})
     SELECT o.*, (SELECT to_jsonb(ms) FROM (${viewerMembershipsSql(ctx.viewer, Prisma.sql`ARRAY[o.id]`)}) ms) AS "__membership"
       FROM "Organization" o WHERE o.id = ${id}`);
   if (!found) return null;

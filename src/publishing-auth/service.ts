@@ -6,13 +6,27 @@ import { Prisma, type PublishingAuth as PublishingAuthRow, type Site } from '../
 import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
+import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { type SealedFor, seal } from '../kernel/sealed.js';
 import { sites } from '../sites/access.js';
+import type { publishingAuthActions } from './events.js';
 
 export type VisitorAuthBackend = 'custom' | 'integration';
 
 /** What a site's sealed private key is bound to. */
 export const privateKeySealedFor = (siteId: string): SealedFor => ({ purpose: 'publishing-auth-key', rowId: siteId });
+
+/** An event about the site's visitor authentication (its target: the site). */
+const publishingAuthEvent = (
+  action: keyof typeof publishingAuthActions,
+  site: Pick<Site, 'id' | 'organizationId' | 'title'>,
+  payload?: Record<string, unknown>,
+): ChangeEvent => ({
+  action,
+  organizationId: site.organizationId,
+  target: { type: 'site', id: site.id, label: site.title },
+  ...(payload && { payload }),
+});
 
 /** 32 random bytes, as the text visitors' backends sign with (HS256), sealed for the site's row. */
 const sealedNewKey = (ctx: Context, siteId: string) => seal(ctx.secret, privateKeySealedFor(siteId), randomBytes(32).toString('base64url'));
@@ -71,21 +85,36 @@ export async function updatePublishingAuth(
     ...(input.backend === 'custom' ? { integration: null } : input.integration !== undefined && { integration: input.integration }),
     updatedAt: ctx.clock.now(),
   };
-  return ctx.prisma.publishingAuth.upsert({
-    where: { siteId },
-    create: { siteId, privateKeyCiphertext: sealedNewKey(ctx, siteId), ...change },
-    update: change,
+  return ctx.prisma.$transaction(async (tx) => {
+    const before = await tx.publishingAuth.findUnique({
+      where: { siteId },
+      select: { backend: true, fallbackURL: true, logoutURL: true, integration: true },
+    });
+    const auth = await tx.publishingAuth.upsert({
+      where: { siteId },
+      create: { siteId, privateKeyCiphertext: sealedNewKey(ctx, siteId), ...change },
+      update: change,
+    });
+    // Settings never read are the defaults their first read would create: the custom backend, nothing else.
+    const { updatedAt: _, ...settings } = change;
+    const changed = changedFields(before ?? { backend: 'custom' }, settings);
+    if (Object.keys(changed).length) await recordEvents(tx, ctx, [publishingAuthEvent('publishing_auth_updated', site, { changed })]);
+    return auth;
   });
 }
 
 /** A new private key: every token signed with the previous one is refused from now on (visitors.ts reads the key as it stands). */
 export async function regeneratePublishingAuth(ctx: Context, organizationId: string, siteId: string): Promise<PublishingAuthRow> {
-  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
   const privateKeyCiphertext = sealedNewKey(ctx, siteId);
   const updatedAt = ctx.clock.now();
-  return ctx.prisma.publishingAuth.upsert({
-    where: { siteId },
-    create: { siteId, privateKeyCiphertext, updatedAt },
-    update: { privateKeyCiphertext, updatedAt },
+  return ctx.prisma.$transaction(async (tx) => {
+    const auth = await tx.publishingAuth.upsert({
+      where: { siteId },
+      create: { siteId, privateKeyCiphertext, updatedAt },
+      update: { privateKeyCiphertext, updatedAt },
+    });
+    await recordEvents(tx, ctx, [publishingAuthEvent('publishing_auth_key_regenerated', site)]);
+    return auth;
   });
 }

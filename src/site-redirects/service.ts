@@ -5,10 +5,12 @@ import { Prisma, type Site, type SiteRedirect as SiteRedirectRow } from '../gene
 import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, isUniqueViolation, notFound } from '../kernel/errors.js';
+import { changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { activeShareLink } from '../share-links/keys.js';
 import { sites } from '../sites/access.js';
 import { checkedDestination, type Destination, destinationUrl, type InputDestination } from './destinations.js';
+import { siteRedirectEvent } from './events.js';
 
 export interface NewSiteRedirect {
   source: string;
@@ -33,19 +35,26 @@ export async function createSiteRedirect(ctx: Context, organizationId: string, s
   const destination = await checkedDestination(ctx, site, input.destination, 'destination');
   const now = ctx.clock.now();
   try {
-    return await ctx.prisma.siteRedirect.create({
-      data: {
-        id: newId(),
-        siteId,
-        source: input.source,
-        destination,
-        // The published spec's defaults: a live, temporary redirect that captures nothing.
-        captureWildcard: input.captureWildcard ?? false,
-        draft: input.draft ?? false,
-        permanent: input.permanent ?? false,
-        createdAt: now,
-        updatedAt: now,
-      },
+    return await ctx.prisma.$transaction(async (tx) => {
+      const redirect = await tx.siteRedirect.create({
+        data: {
+          id: newId(),
+          siteId,
+          source: input.source,
+          destination,
+          // The published spec's defaults: a live, temporary redirect that captures nothing.
+          captureWildcard: input.captureWildcard ?? false,
+          draft: input.draft ?? false,
+          permanent: input.permanent ?? false,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      const { captureWildcard, draft, permanent } = redirect;
+      await recordEvents(tx, ctx, [
+        siteRedirectEvent('site_redirect_created', site, redirect, { destination, captureWildcard, draft, permanent }),
+      ]);
+      return redirect;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicate(input.source);
@@ -78,12 +87,15 @@ export async function updateSiteRedirect(
     return unchanged;
   }
   try {
-    const [updated] = await ctx.prisma.siteRedirect.updateManyAndReturn({
-      where: { id: siteRedirectId, siteId },
-      data: { ...data, updatedAt: ctx.clock.now() },
+    return await ctx.prisma.$transaction(async (tx) => {
+      const before = await tx.siteRedirect.findFirst({ where: { id: siteRedirectId, siteId } });
+      if (!before) throw notFound('Site redirect');
+      const updated = await tx.siteRedirect.update({ where: { id: siteRedirectId }, data: { ...data, updatedAt: ctx.clock.now() } });
+      const changed = changedFields(before, data);
+      if (Object.keys(changed).length)
+        await recordEvents(tx, ctx, [siteRedirectEvent('site_redirect_updated', site, updated, { changed })]);
+      return updated;
     });
-    if (!updated) throw notFound('Site redirect');
-    return updated;
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicate(input.source ?? '');
     throw error;
@@ -91,9 +103,13 @@ export async function updateSiteRedirect(
 }
 
 export async function deleteSiteRedirect(ctx: Context, organizationId: string, siteId: string, siteRedirectId: string): Promise<void> {
-  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
-  const { count } = await ctx.prisma.siteRedirect.deleteMany({ where: { id: siteRedirectId, siteId } });
-  if (count === 0) throw notFound('Site redirect');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
+  await ctx.prisma.$transaction(async (tx) => {
+    const [redirect] = await tx.$queryRaw<Pick<SiteRedirectRow, 'id' | 'source'>[]>`
+      DELETE FROM "SiteRedirect" WHERE id = ${siteRedirectId} AND "siteId" = ${siteId} RETURNING id, source`;
+    if (!redirect) throw notFound('Site redirect');
+    await recordEvents(tx, ctx, [siteRedirectEvent('site_redirect_deleted', site, redirect)]);
+  });
 }
 
 export interface RedirectLookup {

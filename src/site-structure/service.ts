@@ -7,9 +7,11 @@ import { Prisma } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../kernel/errors.js';
+import { changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { sites } from '../sites/access.js';
 import { createSpace } from '../spaces/service.js';
+import { siteSectionEvent, siteSpaceEvent } from './events.js';
 import { uniquePath } from './paths.js';
 
 type Tx = Prisma.TransactionClient;
@@ -90,6 +92,9 @@ async function positionAmong(tx: Tx, table: 'SiteSpace' | 'SiteSection', sibling
   return (before.position + after.position) / 2;
 }
 
+/** Where a move put an item, as its event tells it: before or after a sibling, or last. */
+const placementOf = (at: Placement | null) => (at ? { [at.before ? 'before' : 'after']: at.id } : 'last');
+
 /** The sibling that takes over from a removed default: the next one by position, else the previous; null when none. */
 function successor(siblings: Sibling[], removedId: string): string | null {
   const index = siblings.findIndex((sibling) => sibling.id === removedId);
@@ -159,12 +164,14 @@ export async function addSpaceToSite(ctx: Context, organizationId: string, siteI
   return ctx.prisma.$transaction(async (tx) => {
     const locked = await lockSite(tx, siteId);
     const sectionId = input.sectionId ?? (await defaultSectionId(tx, locked));
-    return insertSiteSpace(tx, locked, sectionId, {
+    const row = await insertSiteSpace(tx, locked, sectionId, {
       spaceId: space.id,
       title: input.title ?? null,
       spaceTitle: space.title,
       draft: input.draft ?? false,
     });
+    await recordEvents(tx, ctx, [siteSpaceEvent('site_space_added', site, row, { section: sectionId, draft: row.draft })]);
+    return row;
   });
 }
 
@@ -183,7 +190,7 @@ export async function updateSiteSpace(
   siteSpaceId: string,
   input: UpdateSiteSpace,
 ): Promise<SiteSpaceRow> {
-  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   const row = await siteSpaceOf(ctx, siteId, siteSpaceId);
   if (input.spaceId) await authorizeReference(ctx, spaces, { id: input.spaceId, field: 'spaceId', organizationId }, 'view');
   return ctx.prisma.$transaction(async (tx) => {
@@ -194,21 +201,22 @@ export async function updateSiteSpace(
          WHERE "siteId" = ${siteId} AND "sectionId" IS NOT DISTINCT FROM ${row.sectionId} AND path = ${input.path} AND id <> ${row.id}`;
       if (taken) throw conflict(`Another site space of this ${row.sectionId ? 'section' : 'site'} has the path "${input.path}".`);
     }
-    return tx.siteSpace.update({
-      where: { id: siteSpaceId },
-      data: {
-        ...(input.path && { path: input.path }),
-        ...(input.condition !== undefined && { condition: input.condition }),
-        ...(input.spaceId && { spaceId: input.spaceId }),
-        ...(input.hidden != null && { hidden: input.hidden }),
-        ...(input.draft != null && { draft: input.draft }),
-      },
-    });
+    const data = {
+      ...(input.path && { path: input.path }),
+      ...(input.condition !== undefined && { condition: input.condition }),
+      ...(input.spaceId && { spaceId: input.spaceId }),
+      ...(input.hidden != null && { hidden: input.hidden }),
+      ...(input.draft != null && { draft: input.draft }),
+    };
+    const updated = await tx.siteSpace.update({ where: { id: siteSpaceId }, data });
+    const changed = changedFields(row, data);
+    if (Object.keys(changed).length) await recordEvents(tx, ctx, [siteSpaceEvent('site_space_updated', site, updated, { changed })]);
+    return updated;
   });
 }
 
 export async function deleteSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string): Promise<void> {
-  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   const row = await siteSpaceOf(ctx, siteId, siteSpaceId);
   await ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
@@ -219,6 +227,7 @@ export async function deleteSiteSpace(ctx: Context, organizationId: string, site
       await tx.$executeRaw`
         UPDATE "SiteSection" SET "defaultSiteSpaceId" = ${next} WHERE id = ${row.sectionId} AND "defaultSiteSpaceId" = ${row.id}`;
     }
+    await recordEvents(tx, ctx, [siteSpaceEvent('site_space_removed', site, row, { section: row.sectionId })]);
   });
 }
 
@@ -230,13 +239,15 @@ export async function moveSiteSpace(
   siteSpaceId: string,
   at: Placement | null,
 ): Promise<SiteSpaceRow> {
-  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   const row = await siteSpaceOf(ctx, siteId, siteSpaceId);
   return ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
     const siblings = (await siteSpaceSiblings(tx, siteId, row.sectionId)).filter((sibling) => sibling.id !== row.id);
     const position = await positionAmong(tx, 'SiteSpace', siblings, at);
-    return tx.siteSpace.update({ where: { id: row.id }, data: { position } });
+    const moved = await tx.siteSpace.update({ where: { id: row.id }, data: { position } });
+    await recordEvents(tx, ctx, [siteSpaceEvent('site_space_moved', site, moved, { placement: placementOf(at) })]);
+    return moved;
   });
 }
 
@@ -287,7 +298,11 @@ export async function addSectionToSite(ctx: Context, organizationId: string, sit
       await tx.$executeRaw`UPDATE "Site" SET "defaultSiteSectionId" = ${id} WHERE id = ${siteId}`;
     }
     // The section's draft flag keeps its site spaces from visitors; the site space itself is live.
-    await insertSiteSpace(tx, site, id, { spaceId: space.id, title: null, spaceTitle: space.title, draft: false });
+    const siteSpace = await insertSiteSpace(tx, site, id, { spaceId: space.id, title: null, spaceTitle: space.title, draft: false });
+    await recordEvents(tx, ctx, [
+      siteSectionEvent('site_section_added', site, { id, title }, { draft: input.draft ?? false }),
+      siteSpaceEvent('site_space_added', site, siteSpace, { section: id, draft: false }),
+    ]);
     return tx.siteSection.findUniqueOrThrow({ where: { id } });
   });
 }
@@ -309,26 +324,35 @@ export async function updateSiteSection(
   sectionId: string,
   input: UpdateSection,
 ): Promise<SiteSectionRow> {
-  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
-  await sectionOf(ctx, siteId, sectionId);
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
+  const section = await sectionOf(ctx, siteId, sectionId);
   if (input.defaultSiteSpace) {
     const [member] = await ctx.sql<{ id: string }>(
       Prisma.sql`SELECT id FROM "SiteSpace" WHERE id = ${input.defaultSiteSpace} AND "sectionId" = ${sectionId}`,
     );
     if (!member) throw badRequest('Invalid "defaultSiteSpace": not a site space of this section.');
   }
+  const data = {
+    ...(input.title && { title: input.title }),
+    ...(input.path && { path: input.path }),
+    ...(input.defaultSiteSpace && { defaultSiteSpaceId: input.defaultSiteSpace }),
+    ...(input.condition !== undefined && { condition: input.condition }),
+    ...(input.icon !== undefined && { icon: input.icon }),
+    ...(input.description !== undefined && { description: input.description }),
+    ...(input.draft != null && { draft: input.draft }),
+  };
+  // Named as the body names them.
+  const { defaultSiteSpaceId, ...settings } = data;
+  const changed = changedFields(
+    { ...section, defaultSiteSpace: section.defaultSiteSpaceId },
+    { ...settings, defaultSiteSpace: defaultSiteSpaceId },
+  );
   try {
-    return await ctx.prisma.siteSection.update({
-      where: { id: sectionId },
-      data: {
-        ...(input.title && { title: input.title }),
-        ...(input.path && { path: input.path }),
-        ...(input.defaultSiteSpace && { defaultSiteSpaceId: input.defaultSiteSpace }),
-        ...(input.condition !== undefined && { condition: input.condition }),
-        ...(input.icon !== undefined && { icon: input.icon }),
-        ...(input.description !== undefined && { description: input.description }),
-        ...(input.draft != null && { draft: input.draft }),
-      },
+    if (!Object.keys(changed).length) return await ctx.prisma.siteSection.update({ where: { id: sectionId }, data });
+    return await ctx.prisma.$transaction(async (tx) => {
+      const updated = await tx.siteSection.update({ where: { id: sectionId }, data });
+      await recordEvents(tx, ctx, [siteSectionEvent('site_section_updated', site, updated, { changed })]);
+      return updated;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`Another section of this site has the path "${input.path}".`);
@@ -338,13 +362,14 @@ export async function updateSiteSection(
 
 /** Deletes a section with its site spaces; when it was the default section, the next one (else the previous) is. */
 export async function deleteSiteSection(ctx: Context, organizationId: string, siteId: string, sectionId: string): Promise<void> {
-  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
-  await sectionOf(ctx, siteId, sectionId);
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
+  const section = await sectionOf(ctx, siteId, sectionId);
   await ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
     const next = successor(await sectionSiblings(tx, siteId), sectionId);
     await tx.$executeRaw`DELETE FROM "SiteSection" WHERE id = ${sectionId}`;
     await tx.$executeRaw`UPDATE "Site" SET "defaultSiteSectionId" = ${next} WHERE id = ${siteId} AND "defaultSiteSectionId" = ${sectionId}`;
+    await recordEvents(tx, ctx, [siteSectionEvent('site_section_removed', site, section)]);
   });
 }
 
@@ -355,12 +380,14 @@ export async function moveSiteSection(
   sectionId: string,
   at: Placement | null,
 ): Promise<SiteSectionRow> {
-  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   await sectionOf(ctx, siteId, sectionId);
   return ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
     const siblings = (await sectionSiblings(tx, siteId)).filter((sibling) => sibling.id !== sectionId);
     const position = await positionAmong(tx, 'SiteSection', siblings, at);
-    return tx.siteSection.update({ where: { id: sectionId }, data: { position } });
+    const moved = await tx.siteSection.update({ where: { id: sectionId }, data: { position } });
+    await recordEvents(tx, ctx, [siteSectionEvent('site_section_moved', site, moved, { placement: placementOf(at) })]);
+    return moved;
   });
 }

@@ -11,7 +11,9 @@ import { type HostClaim, Prisma, type Site } from '../generated/prisma/client.js
 import { enqueueing, enqueueingAside } from '../jobs/queue.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
+import { recordEvents } from '../kernel/events.js';
 import { atLeast, organizationLevel, policies } from '../kernel/permissions.js';
+import { siteEvent } from './events.js';
 import { checkOptions, hostnameCheckTask, noCheckWaiting } from './proof.js';
 
 /** The host of a proxy origin (`host/path...`). */
@@ -119,13 +121,26 @@ export async function removeCustomHostname(ctx: Context, hostname: string): Prom
     if (!removed) return;
     // A statement of its own, after the claim's row was locked: a site that joined the claim meanwhile is seen.
     if (claim.kind === 'hostname') {
-      await tx.$executeRaw`
+      const changed = await tx.$queryRaw<Pick<Site, 'id' | 'organizationId' | 'title'>[]>`
         UPDATE "Site" SET hostname = NULL, "hostnameActive" = false, "updatedAt" = ${now}
-         WHERE id = ${claim.siteId} AND hostname = ${claim.host}`;
+         WHERE id = ${claim.siteId} AND hostname = ${claim.host} RETURNING id, "organizationId", title`;
+      await recordEvents(
+        tx,
+        ctx,
+        changed.map((site) => siteEvent('site_hostname_removed', site, { hostname: claim.host })),
+      );
     } else {
-      await tx.$executeRaw`
-        UPDATE "Site" SET proxy = NULL, "proxyActive" = false, "updatedAt" = ${now}
-         WHERE "organizationId" = ${claim.organizationId} AND split_part(proxy, '/', 1) = ${claim.host}`;
+      // The old proxies come from the statement's own FROM: RETURNING sees the rows as updated.
+      const changed = await tx.$queryRaw<(Pick<Site, 'id' | 'organizationId' | 'title'> & { proxy: string })[]>`
+        UPDATE "Site" s SET proxy = NULL, "proxyActive" = false, "updatedAt" = ${now}
+          FROM "Site" old
+         WHERE old.id = s.id AND s."organizationId" = ${claim.organizationId} AND split_part(s.proxy, '/', 1) = ${claim.host}
+        RETURNING s.id, s."organizationId", s.title, old.proxy`;
+      await recordEvents(
+        tx,
+        ctx,
+        changed.map((site) => siteEvent('site_updated', site, { changed: { proxy: { from: site.proxy, to: null } } })),
+      );
     }
   });
   return true;

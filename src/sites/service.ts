@@ -5,6 +5,7 @@ import { Prisma, type Revision, type Site as SiteRow } from '../generated/prisma
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, isUniqueViolation } from '../kernel/errors.js';
+import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { visibleToViewerSql } from '../kernel/permissions.js';
 import { MAIN, pageContent, writeRevision } from '../revisions/store.js';
@@ -13,6 +14,7 @@ import { createSpace } from '../spaces/service.js';
 import { siteSpaceCountAnnotation, sites } from './access.js';
 import { type AdaptiveSchemaView, checkAdaptiveSchema } from './adaptive-schema.js';
 import { claimHost, proxyHost, releaseHostname, releaseProxyHost, withLowercaseHost } from './claims.js';
+import { siteEvent } from './events.js';
 
 /** The title of a site created without one. */
 export const DEFAULT_SITE_TITLE = 'Docs site';
@@ -109,19 +111,19 @@ export async function createSite(ctx: Context, organizationId: string, input: Ne
     visibility: input.visibility ?? 'public',
     defaultSiteSpaceId: siteSpaces[0]?.id ?? null,
   };
-  let site: SiteRow;
-  if (input.spaces === 'sample') {
-    site = await ctx.prisma.$transaction(async (tx) => {
-      await writeSamplePage(tx, ctx, spaces[0].id, title);
-      const created = await tx.site.create({ data });
-      await tx.siteSpace.createMany({ data: siteSpaces });
-      return created;
-    });
-  } else if (siteSpaces.length) {
-    [site] = await ctx.prisma.$transaction([ctx.prisma.site.create({ data }), ctx.prisma.siteSpace.createMany({ data: siteSpaces })]);
-  } else {
-    site = await ctx.prisma.site.create({ data });
-  }
+  const site = await ctx.prisma.$transaction(async (tx) => {
+    if (input.spaces === 'sample') await writeSamplePage(tx, ctx, spaces[0].id, title);
+    const created = await tx.site.create({ data });
+    if (siteSpaces.length) await tx.siteSpace.createMany({ data: siteSpaces });
+    await recordEvents(tx, ctx, [
+      siteEvent('site_created', created, {
+        type: created.type,
+        visibility: created.visibility,
+        spaces: siteSpaces.map((siteSpace) => siteSpace.spaceId),
+      }),
+    ]);
+    return created;
+  });
   siteSpaceCountAnnotation.set(site, siteSpaces.length);
   return site;
 }
@@ -141,25 +143,39 @@ export interface SiteChange {
  * Where a new default site space is recorded: on the site, or when the site has sections on its default section (the
  * one the change names, else the site's, else its first), which must hold it.
  */
-async function defaultsOf(ctx: Context, site: SiteRow, change: SiteChange): Promise<{ sectionId: string | null }> {
+async function defaultsOf(
+  ctx: Context,
+  site: SiteRow,
+  change: SiteChange,
+): Promise<{ sectionId: string | null; sectionDefault: string | null }> {
   const siteSpaceId = change.defaultSiteSpace ?? null;
   const sectionId = change.defaultSiteSection ?? null;
-  const [found] = await ctx.sql<{ siteSpace: boolean; siteSpaceSection: string | null; section: boolean; defaultSection: string | null }>(
+  const [found] = await ctx.sql<{
+    siteSpace: boolean;
+    siteSpaceSection: string | null;
+    section: boolean;
+    defaultSection: string | null;
+    sectionDefault: string | null;
+  }>(
     Prisma.sql`
     SELECT EXISTS (SELECT 1 FROM "SiteSpace" ss WHERE ss.id = ${siteSpaceId} AND ss."siteId" = ${site.id}) AS "siteSpace",
       (SELECT ss."sectionId" FROM "SiteSpace" ss WHERE ss.id = ${siteSpaceId} AND ss."siteId" = ${site.id}) AS "siteSpaceSection",
       EXISTS (SELECT 1 FROM "SiteSection" sc WHERE sc.id = ${sectionId} AND sc."siteId" = ${site.id}) AS section,
       (SELECT sc.id FROM "SiteSection" sc WHERE sc."siteId" = ${site.id}
-        ORDER BY sc.id = ${site.defaultSiteSectionId} DESC NULLS LAST, sc.position, sc.id LIMIT 1) AS "defaultSection"`,
+        ORDER BY sc.id = ${site.defaultSiteSectionId} DESC NULLS LAST, sc.position, sc.id LIMIT 1) AS "defaultSection",
+      -- The default site space of the section that takes the new one (the same order, the named section first).
+      (SELECT sc."defaultSiteSpaceId" FROM "SiteSection" sc WHERE sc."siteId" = ${site.id}
+        ORDER BY sc.id = ${sectionId} DESC NULLS LAST, sc.id = ${site.defaultSiteSectionId} DESC NULLS LAST, sc.position, sc.id
+        LIMIT 1) AS "sectionDefault"`,
   );
   if (sectionId && !found.section) throw badRequest('Invalid "defaultSiteSection": no such section in this site.');
-  if (!siteSpaceId) return { sectionId: null };
+  if (!siteSpaceId) return { sectionId: null, sectionDefault: null };
   if (!found.siteSpace) throw badRequest('Invalid "defaultSiteSpace": no such site space in this site.');
   const defaultSection = sectionId ?? found.defaultSection;
   if (defaultSection && found.siteSpaceSection !== defaultSection) {
     throw badRequest('Invalid "defaultSiteSpace": not a site space of the site’s default section.');
   }
-  return { sectionId: defaultSection };
+  return { sectionId: defaultSection, sectionDefault: found.sectionDefault };
 }
 
 /**
@@ -214,13 +230,59 @@ async function claimAddresses(
 }
 
 /**
+ * What a change of the site's settings records: its visibility and its hostname each their own event (GitBook's
+ * `site_visibility_updated`), the other settings that changed in one `site_updated`. Nothing when nothing changes.
+ */
+function siteChangeEvents(
+  site: SiteRow,
+  change: SiteChange,
+  next: { hostname?: string | null; proxy?: string | null; sectionId: string | null; sectionDefault: string | null },
+): ChangeEvent[] {
+  const title = change.title ?? site.title;
+  const events: ChangeEvent[] = [];
+  if (change.visibility != null && change.visibility !== site.visibility) {
+    events.push(siteEvent('site_visibility_updated', { ...site, title }, { visibility: { from: site.visibility, to: change.visibility } }));
+  }
+  if (next.hostname) {
+    events.push(siteEvent('site_hostname_set', { ...site, title }, { hostname: { from: site.hostname, to: next.hostname } }));
+  } else if (next.hostname === null && site.hostname) {
+    events.push(siteEvent('site_hostname_removed', { ...site, title }, { hostname: site.hostname }));
+  }
+  const changed = changedFields(
+    {
+      title: site.title,
+      basename: site.basename,
+      adaptiveContent: site.adaptiveContentEnabled,
+      defaultSiteSection: site.defaultSiteSectionId,
+      // A site with sections keeps its default site space on its default section.
+      defaultSiteSpace: next.sectionId ? next.sectionDefault : site.defaultSiteSpaceId,
+      proxy: site.proxy,
+    },
+    {
+      title: change.title ?? undefined,
+      basename: change.basename ?? undefined,
+      adaptiveContent: change.adaptiveContent?.enabled,
+      defaultSiteSection: change.defaultSiteSection ?? undefined,
+      defaultSiteSpace: change.defaultSiteSpace ?? undefined,
+      proxy: next.proxy,
+    },
+  );
+  if (Object.keys(changed).length) {
+    const section = changed.defaultSiteSpace && next.sectionId ? { section: next.sectionId } : {};
+    events.push(siteEvent('site_updated', { ...site, title }, { changed, ...section }));
+  }
+  return events;
+}
+
+/**
  * Changes a site's settings; returns its row as changed. A new hostname or proxy is claimed (claims.ts): it takes
  * effect once proven, and the site keeps its default URL until then.
  */
 export async function updateSite(ctx: Context, organizationId: string, siteId: string, change: SiteChange): Promise<SiteRow> {
   const servingChange = change.visibility != null || change.hostname !== undefined || change.proxy !== undefined;
   const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, servingChange ? 'admin' : 'edit');
-  const { sectionId } = change.defaultSiteSpace || change.defaultSiteSection ? await defaultsOf(ctx, site, change) : { sectionId: null };
+  const { sectionId, sectionDefault } =
+    change.defaultSiteSpace || change.defaultSiteSection ? await defaultsOf(ctx, site, change) : { sectionId: null, sectionDefault: null };
   const hostname = change.hostname === undefined || change.hostname === site.hostname ? undefined : change.hostname;
   const proxy = change.proxy === undefined ? undefined : change.proxy && withLowercaseHost(change.proxy);
   // A proxy sent again while out of effect is claimed again (its organization's claim joined, or one made anew).
@@ -244,8 +306,9 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
     ...(change.defaultSiteSpace != null && !sectionId && { defaultSiteSpaceId: change.defaultSiteSpace }),
   };
   if (!Object.keys(data).length && !sectionId && !claiming) return site;
+  const events = siteChangeEvents(site, change, { ...next, sectionId, sectionDefault });
   try {
-    if (!sectionId && !claiming) return await ctx.prisma.site.update({ where: { id: siteId }, data });
+    if (!sectionId && !claiming && !events.length) return await ctx.prisma.site.update({ where: { id: siteId }, data });
     return await ctx.prisma.$transaction(async (tx) => {
       const addresses = claiming ? await claimAddresses(tx, ctx, site, next) : {};
       const updated = await tx.site.update({ where: { id: siteId }, data: { ...data, ...addresses } });
@@ -256,6 +319,7 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
           select: { id: true },
         });
       }
+      await recordEvents(tx, ctx, events);
       return updated;
     });
   } catch (error) {
@@ -268,14 +332,10 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
 /** Deletes a site with its site spaces, sections, redirects, share links, publishing auth and claims (by cascade). */
 export async function deleteSite(ctx: Context, organizationId: string, siteId: string): Promise<void> {
   const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
-  if (!site.proxy) {
-    await ctx.prisma.site.deleteMany({ where: { id: siteId } });
-    return;
-  }
-  const host = proxyHost(site.proxy);
   await ctx.prisma.$transaction(async (tx) => {
-    await releaseProxyHost(tx, site.organizationId, host, site.id);
+    if (site.proxy) await releaseProxyHost(tx, site.organizationId, proxyHost(site.proxy), site.id);
     await tx.site.deleteMany({ where: { id: siteId } });
+    await recordEvents(tx, ctx, [siteEvent('site_deleted', site)]);
   });
 }
 
@@ -283,7 +343,11 @@ export async function deleteSite(ctx: Context, organizationId: string, siteId: s
 export async function setPublished(ctx: Context, organizationId: string, siteId: string, published: boolean): Promise<SiteRow> {
   const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
   if (site.published === published) return site;
-  return ctx.prisma.site.update({ where: { id: siteId }, data: { published } });
+  return ctx.prisma.$transaction(async (tx) => {
+    const updated = await tx.site.update({ where: { id: siteId }, data: { published } });
+    await recordEvents(tx, ctx, [siteEvent(published ? 'site_published' : 'site_unpublished', site)]);
+    return updated;
+  });
 }
 
 /** Replaces the site's adaptive schema, once it is known to be one (see adaptive-schema.ts). */
@@ -293,13 +357,17 @@ export async function setAdaptiveSchema(
   siteId: string,
   jsonSchema: unknown,
 ): Promise<AdaptiveSchemaView> {
-  await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'editAdaptiveSchema');
+  const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'editAdaptiveSchema');
   await checkAdaptiveSchema(jsonSchema);
   const updatedAt = ctx.clock.now();
-  await ctx.prisma.site.update({
-    where: { id: siteId },
-    data: { adaptiveSchema: jsonSchema as Prisma.InputJsonValue, adaptiveSchemaUpdatedAt: updatedAt },
-    select: { id: true },
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.site.update({
+      where: { id: siteId },
+      data: { adaptiveSchema: jsonSchema as Prisma.InputJsonValue, adaptiveSchemaUpdatedAt: updatedAt },
+      select: { id: true },
+    });
+    // The schema itself is the site's to show (it can be long): the event says that it changed.
+    await recordEvents(tx, ctx, [siteEvent('site_adaptive_schema_updated', site)]);
   });
   return { jsonSchema, updatedAt };
 }

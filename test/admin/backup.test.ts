@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type BackupSummary, backupDatabase, restoreDatabase } from '../../src/admin/backup.js';
+import { type BackupSummary, backupDatabase, RESTORED_WEBHOOK_REASON, restoreDatabase } from '../../src/admin/backup.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -149,22 +149,6 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
   });
   await prisma.samlRequest.create({ data: { id: `_${AWKWARD.length}`, providerId: provider.id, expiresAt: new Date() } });
   await prisma.samlAssertion.create({ data: { providerId: provider.id, assertionId: AWKWARD, expiresAt: new Date() } });
-  await prisma.auditEvent.create({
-    data: {
-      id: randomUUID(),
-      organizationId,
-      action: 'member_role_updated',
-      actorType: 'user',
-      actorId: world.admin.userId,
-      actorLabel: AWKWARD,
-      source: 'api',
-      targetType: 'user',
-      targetId: world.reader.userId,
-      targetLabel: END_OF_DATA_ALONE,
-      payload: { role: { from: null, to: 'read' }, clientAddress: '::ffff:127.0.0.1', note: AWKWARD },
-      occurredAt: new Date('2024-02-29T12:34:56.789Z'),
-    },
-  });
 
   const top = await buildCollection(prisma, { organizationId, title: 'Top', description: AWKWARD, position: 0.1 + 0.2 });
   const middle = await buildCollection(prisma, { parentId: top.id, defaultLevel: null });
@@ -291,6 +275,23 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
       createdById: world.editor.userId,
     },
   });
+  await prisma.auditEvent.create({
+    data: {
+      id: randomUUID(),
+      organizationId,
+      action: 'space_updated',
+      actorType: 'user',
+      actorId: world.admin.userId,
+      actorLabel: AWKWARD,
+      source: 'api',
+      targetType: 'space',
+      targetId: space.id,
+      targetLabel: END_OF_DATA_ALONE,
+      spaceId: space.id,
+      payload: { changed: { title: { from: AWKWARD, to: null } }, clientAddress: '::1' },
+      occurredAt: new Date('2026-03-04T05:06:07.089Z'),
+    },
+  });
   await prisma.commentReaction.create({ data: { commentId: comment.id, userId: world.reader.userId, emoji: '👍' } });
   await prisma.replyReaction.create({ data: { replyId: reply.id, userId: world.reader.userId, emoji: '🎉' } });
   await prisma.backgroundJob.create({
@@ -360,6 +361,40 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
   await prisma.gitSync.create({ data: { spaceId: space.id, url: 'https://github.com/a/b', ref: 'main' } });
   await prisma.rateLimit.create({ data: { key: `token:${AWKWARD}`, points: 7, expire: 9007199254740993n } });
   await prisma.gitSyncOperation.create({ data: { id: newId(), spaceId: space.id, direction: 'import', ref: 'main', error: AWKWARD } });
+  await prisma.auditEvent.create({
+    data: {
+      id: newId(),
+      organizationId,
+      action: 'space_updated',
+      actorType: 'user',
+      actorId: world.admin.userId,
+      actorLabel: AWKWARD,
+      source: 'api',
+      targetType: 'space',
+      targetId: space.id,
+      targetLabel: END_OF_DATA_ALONE,
+      spaceId: space.id,
+      payload: { changed: { title: { from: AWKWARD, to: null } } },
+      occurredAt: new Date('2026-11-27T00:00:00.001Z'),
+    },
+  });
+  // Inactive already: a restore pauses the active ones (its own test), which would make this copy differ.
+  const webhook = await prisma.webhook.create({
+    data: {
+      id: newId(),
+      organizationId,
+      createdById: world.admin.userId,
+      url: 'https://receiver.example/hook',
+      events: ['*', AWKWARD],
+      spaces: [space.id],
+      secret: 'v2.sealed',
+      active: false,
+      disabledReason: AWKWARD,
+    },
+  });
+  await prisma.webhookDelivery.create({
+    data: { id: newId(), webhookId: webhook.id, type: 'ping', body: { data: AWKWARD }, createdAt: new Date('2026-01-01T00:00:00.001Z') },
+  });
 }
 
 let source: TestDatabase;
@@ -525,6 +560,40 @@ describe('backup and restore', () => {
       await restoreDatabase(target.url, padded);
       expect(await tableContents(target.url)).toEqual(expected);
     }
+  });
+});
+
+describe('a restored copy', () => {
+  it('starts with its webhooks paused, with the reason, so that it never fires at the original receivers', async () => {
+    const original = await createTestDatabase();
+    scratch.push(original);
+    const database = connectDatabase(original.url);
+    try {
+      const world = await buildWorld(database.prisma);
+      const webhook = {
+        organizationId: world.organizationId,
+        createdById: world.admin.userId,
+        url: 'https://receiver.example/hook',
+        secret: 's',
+      };
+      await database.prisma.webhook.create({ data: { id: 'activeHook', ...webhook, events: ['*'] } });
+      await database.prisma.webhook.create({
+        data: { id: 'pausedHook', ...webhook, events: ['*'], active: false, disabledReason: 'Mine' },
+      });
+    } finally {
+      await database.close();
+    }
+    const file = backupFile('webhooks.backup.gz');
+    await backupDatabase(original.url, file);
+    const target = await emptyDatabase();
+    await restoreDatabase(target.url, file);
+    const rows = await withClient(target.url, (client) =>
+      client.query('SELECT id, active, "disabledReason" FROM "Webhook" ORDER BY id').then((result) => result.rows),
+    );
+    expect(rows).toEqual([
+      { id: 'activeHook', active: false, disabledReason: RESTORED_WEBHOOK_REASON },
+      { id: 'pausedHook', active: false, disabledReason: 'Mine' },
+    ]);
   });
 });
 

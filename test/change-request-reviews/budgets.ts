@@ -2,7 +2,8 @@
 // budget world's space by another member, which the admin reviews. A read is the token, the memberships, the space and
 // the change request (its level), then the page or the row, and what it shows: users, the review's comment and that
 // comment's facts (its page, replies, reactions, mentions, the viewer's level). Submitting adds its transaction (BEGIN,
-// the change request locked, the review, the comment, COMMIT); asking for reviews checks the users' levels first.
+// the change request locked, the review, the comment, their events, COMMIT); asking for reviews checks the users' levels
+// first, then writes in a transaction with its event (BEGIN, the requests, the event, COMMIT), as taking one back does.
 import type { DomainBudgets } from '../support/budgets.js';
 import { buildMember } from '../support/factories.js';
 
@@ -11,11 +12,11 @@ const CHANGE_REQUEST = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
 export const changeRequestReviewsBudgets: DomainBudgets = {
   budgets: {
     [`GET ${CHANGE_REQUEST}/reviews`]: 10,
-    [`POST ${CHANGE_REQUEST}/reviews`]: 13,
+    [`POST ${CHANGE_REQUEST}/reviews`]: 14,
     [`GET ${CHANGE_REQUEST}/reviews/:reviewId`]: 10,
     [`GET ${CHANGE_REQUEST}/requested-reviewers`]: 6,
-    [`POST ${CHANGE_REQUEST}/requested-reviewers`]: 7,
-    [`DELETE ${CHANGE_REQUEST}/requested-reviewers/:userId`]: 5,
+    [`POST ${CHANGE_REQUEST}/requested-reviewers`]: 10,
+    [`DELETE ${CHANGE_REQUEST}/requested-reviewers/:userId`]: 7,
   },
   calls: async ({ t, admin, organizationId, space }) => {
     const [author, reviewer] = [

@@ -64,6 +64,24 @@ describe('submitting a review', () => {
       urls: { location },
     });
     expect(submitted.data.requestedBy).toBeUndefined();
+    // The review and its comment are recorded together, by the reviewer.
+    const recorded = await t.prisma.auditEvent.findMany({
+      where: {
+        action: { in: ['change_request_review_submitted', 'comment_created'] },
+        OR: [{ targetId: cr }, { targetId: submitted.data.comment?.id }],
+      },
+      orderBy: { action: 'asc' },
+    });
+    expect(recorded).toMatchObject([
+      {
+        action: 'change_request_review_submitted',
+        actorId: world.reviewer.userId,
+        targetType: 'change-request',
+        spaceId: space.id,
+        payload: { reviewId: submitted.data.id, status: 'approved' },
+      },
+      { action: 'comment_created', actorId: world.reviewer.userId, targetType: 'comment', payload: { changeRequestId: cr } },
+    ]);
 
     const { data: one } = await api(world.reader).spaces.getChangeRequestReviewById(space.id, cr, submitted.data.id, {
       format: 'document',
@@ -117,6 +135,7 @@ describe('submitting a review', () => {
     for (const person of [world.editor, world.commenter, world.reader]) expect((await review(cr, person)).status).toBe(403);
     for (const person of [world.guest, world.outsider]) expect((await review(cr, person)).status).toBe(404);
     expect((await t.request('POST', `${crPath(cr)}/reviews`, { body: { status: 'approved' } })).status).toBe(401);
+    expect(await t.prisma.auditEvent.count({ where: { targetId: cr, action: 'change_request_review_submitted' } })).toBe(0);
     expect((await review(cr, world.admin)).status).toBe(201);
     expect((await review(cr, world.reviewer)).status).toBe(201);
     // Reads: whoever sees the change request; nobody else learns it exists.
@@ -189,6 +208,19 @@ describe('requested reviewers', () => {
     const again = await t.request('DELETE', `${crPath(cr)}/requested-reviewers/${world.creator.userId}`, { token: world.editor.token });
     expect(again.status).toBe(204);
     expect((await t.request('GET', `${crPath(cr)}/requested-reviewers`, { token: world.reader.token })).body.count).toBe(1);
+    // Asking and taking back are recorded by the editor; taking back nothing records nothing.
+    const recorded = await t.prisma.auditEvent.findMany({
+      where: { targetId: cr, action: { in: ['change_request_reviewers_requested', 'change_request_reviewer_removed'] } },
+      orderBy: { action: 'asc' },
+    });
+    expect(recorded).toMatchObject([
+      { action: 'change_request_reviewer_removed', actorId: world.editor.userId, payload: { userId: world.creator.userId } },
+      {
+        action: 'change_request_reviewers_requested',
+        actorId: world.editor.userId,
+        payload: { users: [world.reviewer.userId, world.creator.userId], teams: [] },
+      },
+    ]);
   });
 
   it('asks again by renewing the request, and sets the subject and description when given', async () => {

@@ -4,7 +4,9 @@
 import type { DomainBudgets } from '../support/budgets.js';
 
 // Per request: token, space, memberships; then the change request, its facts (comments, outdated) and its creator. Creating
-// adds BEGIN, the space's number, its revision, the new revision and the change request, COMMIT (no facts: they are known).
+// adds BEGIN, the space's number, its revision, the new revision, the change request and its event, COMMIT (no facts: they
+// are known); an update is BEGIN, the update, its event, COMMIT; a content batch, a merge and an update from the space
+// add their events (one statement).
 // A content batch reads the pages it names (with their ancestors), and their siblings or subpages where it places or
 // deletes pages; a merge and an update read the keys either side changed, then those pages and those files on the three
 // sides (one statement each), and the tree's ids and parents only when pages were added, deleted or moved. All write
@@ -23,13 +25,13 @@ export const changeRequestsBudgets: DomainBudgets = {
     'GET /v1/orgs/:organizationId/change-requests': 6,
     // Token, memberships, the space, the change request, its contributors in one statement, their users.
     [`GET ${CHANGE_REQUESTS}/:changeRequestId/contributors`]: 6,
-    [`POST ${CHANGE_REQUESTS}`]: 10,
+    [`POST ${CHANGE_REQUESTS}`]: 11,
     [`GET ${CHANGE_REQUESTS}/:changeRequestId`]: 6,
-    [`PATCH ${CHANGE_REQUESTS}/:changeRequestId`]: 7,
-    [`POST ${CHANGE_REQUESTS}/:changeRequestId/content`]: 16,
+    [`PATCH ${CHANGE_REQUESTS}/:changeRequestId`]: 10,
+    [`POST ${CHANGE_REQUESTS}/:changeRequestId/content`]: 17,
     [`GET ${CHANGE_REQUESTS}/:changeRequestId/changes`]: 9,
-    [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: 19,
-    [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: 15,
+    [`POST ${CHANGE_REQUESTS}/:changeRequestId/merge`]: 20,
+    [`POST ${CHANGE_REQUESTS}/:changeRequestId/update`]: 16,
     [CONTENT]: 7,
     [`${CONTENT}/pages`]: 6,
     [`${CONTENT}/files`]: 6,

@@ -604,3 +604,52 @@ describe('PATCH with a return preference', () => {
     expect(refused.status).toBe(400);
   });
 });
+
+describe('the events of change requests', () => {
+  const eventsOf = (changeRequestId: string) =>
+    t.prisma.auditEvent.findMany({ where: { targetId: changeRequestId }, orderBy: [{ occurredAt: 'asc' }, { action: 'asc' }] });
+
+  it('records the creation, updates with the fields that changed, archiving and reopening, each by its actor', async () => {
+    const space = await newSpace();
+    const cr = await changeRequest(space.id, 'Draft');
+    t.clock.advanceMs(1000);
+    expect((await patch(world.editor.token, space.id, cr.id, { subject: 'Ready', status: 'open' })).status).toBe(200);
+    t.clock.advanceMs(1000);
+    expect((await patch(world.admin.token, space.id, cr.id, { status: 'archived' })).status).toBe(200);
+    t.clock.advanceMs(1000);
+    expect((await patch(world.admin.token, space.id, cr.id, { status: 'open' })).status).toBe(200);
+    const events = await eventsOf(cr.id);
+    expect(events.map((event) => [event.action, event.actorId])).toEqual([
+      ['change_request_created', world.admin.userId],
+      ['change_request_updated', world.editor.userId],
+      ['change_request_archived', world.admin.userId],
+      ['change_request_reopened', world.admin.userId],
+    ]);
+    for (const event of events) {
+      expect(event).toMatchObject({
+        organizationId: acme,
+        actorType: 'user',
+        source: 'api',
+        targetType: 'change-request',
+        spaceId: space.id,
+      });
+    }
+    expect(events[0].targetLabel).toBe('Draft');
+    expect(events[1]).toMatchObject({
+      targetLabel: 'Ready',
+      payload: { number: 1, changed: { subject: { from: 'Draft', to: 'Ready' }, status: { from: 'draft', to: 'open' } } },
+    });
+    expect(events[2].payload).toMatchObject({ changed: { status: { from: 'open', to: 'archived' } } });
+  });
+
+  it('records nothing for a refused change, nor for an update that changes nothing', async () => {
+    const space = await newSpace();
+    const cr = await changeRequest(space.id, 'Kept');
+    const before = await t.prisma.auditEvent.count({ where: { spaceId: space.id } });
+    expect((await create(world.reader.token, space.id)).status).toBe(403);
+    expect((await patch(world.reader.token, space.id, cr.id, { subject: 'No' })).status).toBe(403);
+    expect((await patch(world.admin.token, space.id, cr.id, { status: 'merged' })).status).toBe(400);
+    expect((await patch(world.admin.token, space.id, cr.id, { subject: 'Kept' })).status).toBe(200);
+    expect(await t.prisma.auditEvent.count({ where: { spaceId: space.id } })).toBe(before);
+  });
+});

@@ -78,6 +78,14 @@ describe('editing, reviewing and merging through the official client', () => {
     expectMatchesSpec('0202', 'post', '/spaces/{spaceId}/change-requests/{changeRequestId}/content', 200, edited.data);
     expect(edited.data).toMatchObject({ id: created.id, status: 'draft' });
     expect((edited.data as typeof created).revision).not.toBe(created.revision);
+    const contentEvent = await t.prisma.auditEvent.findFirstOrThrow({
+      where: { targetId: created.id, action: 'change_request_content_updated' },
+    });
+    expect(contentEvent).toMatchObject({
+      actorId: world.admin.userId,
+      spaceId: space.id,
+      payload: { revisionId: (edited.data as typeof created).revision, pages: 1, files: 1 },
+    });
 
     const { data: diff } = await api().spaces.getChangeRequestChanges(space.id, created.id);
     expect(diff.changes.map((change) => change.type)).toEqual(['page_created', 'file_created']);
@@ -93,6 +101,28 @@ describe('editing, reviewing and merging through the official client', () => {
     const cr = await t.request('GET', crPath(space.id, created.id), { token: world.admin.token });
     expect(cr.body).toMatchObject({ status: 'merged', revisionMerged: merged.revision });
     expect(await spaceContent(space.id)).toEqual({ Welcome: '# Welcome\n\nHello.\n' });
+    // The merge records itself and GitBook's space_content_updated, in the space's organization, by the merger.
+    const events = await t.prisma.auditEvent.findMany({
+      where: { spaceId: space.id, action: { in: ['change_request_merged', 'space_content_updated'] } },
+      orderBy: { action: 'asc' },
+    });
+    expect(events).toMatchObject([
+      {
+        action: 'change_request_merged',
+        organizationId: acme,
+        actorType: 'user',
+        actorId: world.admin.userId,
+        targetType: 'change-request',
+        targetId: created.id,
+        payload: { number: created.number, revisionId: merged.revision },
+      },
+      {
+        action: 'space_content_updated',
+        targetType: 'space',
+        targetId: space.id,
+        payload: { spaceId: space.id, revisionId: merged.revision, updatedBy: world.admin.userId },
+      },
+    ]);
     // Merged is final.
     const welcome = (diff.changes[0] as { page: { id: string } }).page.id;
     expect((await edit(space.id, created.id, [{ operation: 'delete_page', page: welcome }])).status).toBe(409);
@@ -182,10 +212,17 @@ describe('editing, reviewing and merging through the official client', () => {
     expect(refused.status).toBe(200);
     expect(refused.body.result).toBe('conflicts');
     expect(await spaceContent(space.id)).toEqual(before);
+    const merges = { spaceId: space.id, action: { in: ['change_request_merged', 'space_content_updated'] } };
+    // spaceWithContent's merge and a's, two events each: b's conflicts recorded nothing.
+    expect(await t.prisma.auditEvent.count({ where: merges })).toBe(4);
 
     const { data: updated } = await api().spaces.updateChangeRequest(space.id, String(b));
     expectMatchesSpec('0202', 'post', '/spaces/{spaceId}/change-requests/{changeRequestId}/update', 200, updated);
     expect(updated.result).toBe('conflicts');
+    const fromSpace = await t.prisma.auditEvent.findFirstOrThrow({
+      where: { spaceId: space.id, action: 'change_request_content_updated', payload: { path: ['revisionId'], equals: updated.revision } },
+    });
+    expect(fromSpace.payload).toMatchObject({ conflicts: 1 });
     expect((await crContent(space.id, b)).Guide).toBe(
       '# Guide\n\none\n<<<<<<< change request\nTWO (b)\n=======\nTWO (a)\n>>>>>>> main\nthree\nfour\nfive\n',
     );
@@ -307,5 +344,7 @@ describe('refusals', () => {
     const refused = await merge(space.id, cr);
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toBe('The space is locked: set its editMode to live to change its content.');
+    const merged = await t.prisma.auditEvent.count({ where: { spaceId: space.id, action: 'change_request_merged' } });
+    expect(merged).toBe(1);
   });
 });

@@ -408,3 +408,66 @@ describe('comment authors and table cells', () => {
     expect(empty.status).toBe(400);
   });
 });
+
+describe('the events of comments', () => {
+  const events = (spaceId: string) =>
+    t.prisma.auditEvent.findMany({ where: { spaceId }, orderBy: [{ occurredAt: 'asc' }, { action: 'asc' }] });
+
+  it('records posting, editing, resolving, reopening and deleting comments and replies, each by its actor', async () => {
+    const own = await buildSpace(t.prisma, { organizationId: world.organizationId });
+    await publish(t.prisma, own.id, { pages: [page('intro', 'Intro')] });
+    const comment = (await post(world.commenter, { body: { markdown: 'First thought' }, page: 'intro' }, own.id)).body;
+    const at = `${base(own.id)}/${comment.id}`;
+    const put = (person: Person, path: string, body: unknown) => t.request('PUT', path, { token: person.token, body });
+    t.clock.advanceMs(1000);
+    expect((await put(world.commenter, at, { body: { markdown: 'Second thought' } })).status).toBe(200);
+    t.clock.advanceMs(1000);
+    expect((await put(world.admin, at, { resolved: true })).status).toBe(200);
+    t.clock.advanceMs(1000);
+    expect((await put(world.admin, at, { resolved: false })).status).toBe(200);
+    t.clock.advanceMs(1000);
+    const reply = (await t.request('POST', `${at}/replies`, { token: world.editor.token, body: { body: { markdown: 'Agreed' } } })).body;
+    t.clock.advanceMs(1000);
+    expect((await put(world.editor, `${at}/replies/${reply.id}`, { body: { markdown: 'Agreed, mostly' } })).status).toBe(200);
+    t.clock.advanceMs(1000);
+    expect((await t.request('DELETE', `${at}/replies/${reply.id}`, { token: world.editor.token })).status).toBe(205);
+    t.clock.advanceMs(1000);
+    expect((await t.request('DELETE', at, { token: world.admin.token })).status).toBe(205);
+
+    const recorded = await events(own.id);
+    expect(recorded.map((event) => [event.action, event.actorId, event.targetType])).toEqual([
+      ['comment_created', world.commenter.userId, 'comment'],
+      ['comment_updated', world.commenter.userId, 'comment'],
+      ['comment_resolved', world.admin.userId, 'comment'],
+      ['comment_reopened', world.admin.userId, 'comment'],
+      ['comment_reply_created', world.editor.userId, 'comment-reply'],
+      ['comment_reply_updated', world.editor.userId, 'comment-reply'],
+      ['comment_reply_deleted', world.editor.userId, 'comment-reply'],
+      ['comment_deleted', world.admin.userId, 'comment'],
+    ]);
+    expect(recorded[0]).toMatchObject({
+      organizationId: world.organizationId,
+      actorType: 'user',
+      source: 'api',
+      targetId: comment.id,
+      targetLabel: 'First thought',
+      payload: { pageId: 'intro' },
+    });
+    expect(recorded[1].targetLabel).toBe('Second thought');
+    expect(recorded[5]).toMatchObject({ targetId: reply.id, targetLabel: 'Agreed, mostly', payload: { commentId: comment.id } });
+  });
+
+  it('records nothing for a refused change, nor for reactions or a resolve of a resolved comment', async () => {
+    const own = await buildSpace(t.prisma, { organizationId: world.organizationId });
+    const comment = (await post(world.commenter, { body: { markdown: 'Mine' } }, own.id)).body;
+    const at = `${base(own.id)}/${comment.id}`;
+    expect((await t.request('PUT', at, { token: world.admin.token, body: { resolved: true } })).status).toBe(200);
+    const before = (await events(own.id)).length;
+    expect((await post(world.reader, { body: { markdown: 'No' } }, own.id)).status).toBe(403);
+    expect((await t.request('PUT', at, { token: world.editor.token, body: { body: { markdown: 'Not yours' } } })).status).toBe(403);
+    expect((await t.request('DELETE', at, { token: world.editor.token })).status).toBe(403);
+    expect((await t.request('PUT', at, { token: world.editor.token, body: { addedReactions: ['👍'] } })).status).toBe(200);
+    expect((await t.request('PUT', at, { token: world.admin.token, body: { resolved: true } })).status).toBe(200);
+    expect(await events(own.id)).toHaveLength(before);
+  });
+});

@@ -4,13 +4,13 @@
 // - The import: the change request through the space's permissions (token, memberships, space, change request), the
 //   top-level slugs of its content (its revision, then the pages), then the content batch of
 //   test/change-requests/budgets.ts, which checks the change request again and reads the top level's pages where the
-//   new ones go, without the reads of its answer (the change request's facts and creator).
+//   new ones go, and its event, without the reads of its answer (the change request's facts and creator).
 // - Starting a run (into a change request created for it): token, memberships, the space; then the change request's
 //   creation (BEGIN, the space's number, its revision, the new revision, the change request) with the run and its job
-//   in one statement, COMMIT.
+//   in one statement, the run's event, the change request's event, COMMIT.
 // - Reading runs: token, the organization with the viewer's membership, the run (or a page of runs, whatever its
 //   size), and their spaces' rows (for the viewer's level on each).
-// - Cancelling: token, the run, its space, the viewer's membership, the cancel.
+// - Cancelling: token, the run, its space, the viewer's membership, then BEGIN, the cancel, its event, COMMIT.
 import type { DomainBudgets } from '../support/budgets.js';
 
 const IMPORT = 'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content/import';
@@ -18,11 +18,11 @@ const RUNS = '/v1/org/:organizationId/imports';
 
 export const contentImportBudgets: DomainBudgets = {
   budgets: {
-    [IMPORT]: 18,
+    [IMPORT]: 19,
     [`GET ${RUNS}`]: 4,
-    [`POST ${RUNS}`]: 10,
+    [`POST ${RUNS}`]: 12,
     [`GET ${RUNS}/:importRunId`]: 4,
-    [`POST ${RUNS}/:importRunId/cancel`]: 5,
+    [`POST ${RUNS}/:importRunId/cancel`]: 8,
   },
   calls: async ({ t, admin, space, organizationId }) => {
     const created = await t.request('POST', `/v1/spaces/${space.id}/change-requests`, { token: admin.token, body: { subject: 'Import' } });

@@ -90,6 +90,11 @@ describe('import runs', () => {
       (job) => job?.state === 'succeeded' || job?.state === 'failed',
     );
   const space = () => buildSpace(t.prisma, { organizationId: org() });
+  /** The recorded events about the run, oldest first: [action, actor type, actor id]. */
+  const runEvents = async (runId: string) =>
+    (await t.prisma.auditEvent.findMany({ where: { targetType: 'import-run', targetId: runId }, orderBy: { occurredAt: 'asc' } })).map(
+      (event) => [event.action, event.actorType, event.actorId],
+    );
   const changeRequest = async (spaceId: string) => {
     const res = await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: world.admin.token, body: { subject: 'Mine' } });
     expect(res.status, res.text).toBe(201);
@@ -133,6 +138,20 @@ describe('import runs', () => {
 
       const read = await api().org.getImportRun(org(), run.id);
       expect(read.data).toEqual(run);
+      // Started by the admin, with the change request created for it; completed by its job, as the system.
+      expect(await runEvents(run.id)).toEqual([
+        ['import_run_started', 'user', world.admin.userId],
+        ['import_run_completed', 'system', 'system'],
+      ]);
+      const completed = await t.prisma.auditEvent.findFirstOrThrow({ where: { targetId: run.id, action: 'import_run_completed' } });
+      expect(completed).toMatchObject({
+        organizationId: org(),
+        source: 'workflow',
+        targetLabel: url,
+        spaceId: target.id,
+        payload: { changeRequestId, importedPages: 3 },
+      });
+      expect(await t.prisma.auditEvent.count({ where: { targetId: changeRequestId, action: 'change_request_created' } })).toBe(1);
     });
 
     it('imports into a given change request, under a page of it, next to the pages there', async () => {
@@ -177,6 +196,12 @@ describe('import runs', () => {
       expect(run.reason).toMatch(/^The website cannot be read: .*answered 404/);
       expect(run.completedAt).toBeUndefined();
       expect((await tree(t, world.admin.token, target.id, run.target.changeRequest)).lines).toEqual([]);
+      expect(await runEvents(run.id)).toEqual([
+        ['import_run_started', 'user', world.admin.userId],
+        ['import_run_failed', 'system', 'system'],
+      ]);
+      const failed = await t.prisma.auditEvent.findFirstOrThrow({ where: { targetId: run.id, action: 'import_run_failed' } });
+      expect(failed.payload).toMatchObject({ reason: run.reason });
     });
 
     it('fails with the reason when its change request is archived while it reads the site', async () => {
@@ -237,6 +262,13 @@ describe('import runs', () => {
         400,
         'The import run is cancelled: only a pending or in-progress run can be cancelled.',
       ]);
+      // One cancellation each, by the admin; the refused one and the stopped jobs recorded nothing.
+      for (const id of [reading.body.id, waiting.body.id]) {
+        expect(await runEvents(id)).toEqual([
+          ['import_run_started', 'user', world.admin.userId],
+          ['import_run_cancelled', 'user', world.admin.userId],
+        ]);
+      }
     });
 
     it('refuses to cancel a run that completed or failed, naming its status', async () => {
@@ -365,6 +397,7 @@ describe('import runs', () => {
       expect((await start(body(target.id), world.outsider, world.outsiderOrganizationId)).status).toBe(404);
       expect((await start(body('noSuchSpace0000000000'), world.admin)).status).toBe(404);
       expect(await t.prisma.importRun.count()).toBe(before);
+      expect(await t.prisma.auditEvent.count({ where: { spaceId: target.id } })).toBe(0);
 
       const editors = await start(body(target.id), world.editor);
       expect(editors.status, editors.text).toBe(201);

@@ -1,5 +1,6 @@
 // Statement budgets of the custom-field routes (see test/support/budgets.ts). The fields are made here, with the
 // space's value of one; the PATCH of a definition removes an option, so it pays for pruning the values that held it.
+// Every write records its event in its transaction: one statement more, and BEGIN and COMMIT for a create or a delete.
 import { newId } from '../../src/kernel/ids.js';
 import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
 
@@ -8,12 +9,12 @@ const FIELDS = '/v1/orgs/:organizationId/custom-fields';
 export const customFieldsBudgets: DomainBudgets = {
   budgets: {
     'GET /v1/spaces/:spaceId/custom-fields': 4,
-    'PATCH /v1/spaces/:spaceId/custom-fields': 8,
+    'PATCH /v1/spaces/:spaceId/custom-fields': 9,
     [`GET ${FIELDS}`]: 3,
-    [`POST ${FIELDS}`]: 3,
+    [`POST ${FIELDS}`]: 6,
     [`GET ${FIELDS}/:fieldName`]: 3,
-    [`PATCH ${FIELDS}/:fieldName`]: 7,
-    [`DELETE ${FIELDS}/:fieldName`]: 3,
+    [`PATCH ${FIELDS}/:fieldName`]: 8,
+    [`DELETE ${FIELDS}/:fieldName`]: 6,
   },
   calls: async ({ t, organizationId, space }) => {
     const field = (name: string, type: 'text' | 'select_multi', options: string[] = []) =>

@@ -330,3 +330,42 @@ describe('/v1/spaces/{spaceId}/custom-fields', () => {
     expect(many.statements).toBe(few.statements);
   });
 });
+
+describe('the events of custom fields', () => {
+  it('records a definition created, updated with the fields that changed, and deleted; and a space’s values set', async () => {
+    const { org, owner } = await organization('Recorded');
+    const created = await create({ name: 'tier', type: 'select:single', title: 'Tier', options: ['gold', 'silver'] }, org, owner.token);
+    expect(created.status, created.text).toBe(201);
+    const at = fields(org, '/tier');
+    t.clock.advanceMs(1000);
+    const patch = { title: 'Support tier', options: ['gold'] };
+    expect((await t.request('PATCH', at, { token: owner.token, body: patch })).status).toBe(200);
+    t.clock.advanceMs(1000);
+    const space = await buildSpace(t.prisma, { organizationId: org });
+    expect((await setValues(space.id, { values: { tier: { value: ['gold'] } } }, owner.token)).status).toBe(204);
+    t.clock.advanceMs(1000);
+    expect((await t.request('DELETE', at, { token: owner.token })).status).toBe(204);
+    const events = await t.prisma.auditEvent.findMany({ where: { organizationId: org }, orderBy: { occurredAt: 'asc' } });
+    expect(events.map((event) => [event.action, event.actorId, event.targetType, event.targetLabel])).toEqual([
+      ['custom_field_created', owner.userId, 'custom-field', 'tier'],
+      ['custom_field_updated', owner.userId, 'custom-field', 'tier'],
+      ['space_custom_fields_updated', owner.userId, 'space', space.title],
+      ['custom_field_deleted', owner.userId, 'custom-field', 'tier'],
+    ]);
+    expect(events[1].payload).toMatchObject({
+      changed: { title: { from: 'Tier', to: 'Support tier' }, options: { from: ['gold', 'silver'], to: ['gold'] } },
+    });
+    expect(events[2]).toMatchObject({ spaceId: space.id, payload: { values: { tier: ['gold'] } } });
+  });
+
+  it('records nothing for a refused change', async () => {
+    const { org, owner } = await organization('Refusing');
+    expect((await create({ name: 'dup', type: 'text' }, org, owner.token)).status).toBe(201);
+    const before = await t.prisma.auditEvent.count({ where: { organizationId: org } });
+    expect((await create({ name: 'dup', type: 'text' }, org, owner.token)).status).toBe(409);
+    expect((await t.request('DELETE', fields(org, '/missing'), { token: owner.token })).status).toBe(404);
+    const space = await buildSpace(t.prisma, { organizationId: org });
+    expect((await setValues(space.id, { values: { dup: { value: 7 } } }, owner.token)).status).toBe(400);
+    expect(await t.prisma.auditEvent.count({ where: { organizationId: org } })).toBe(before);
+  });
+});

@@ -113,6 +113,20 @@ describe('POST /v1/spaces/{spaceId}/git/import', () => {
     expect(res.status).toBe(204);
     const info = await settled(t, acme, world.admin.token);
     expect(info.body.operation, JSON.stringify(info.body)).toMatchObject({ state: 'success', direction: 'import', skipped: false });
+    // Configured by the admin; started and completed by the job, as the system, with the content it changed.
+    // (The test clock stands still: ordered by action.)
+    const events = await t.prisma.auditEvent.findMany({ where: { spaceId: acme }, orderBy: { action: 'asc' } });
+    expect(events.map((event) => [event.action, event.actorType, event.source])).toEqual([
+      ['space_content_updated', 'system', 'workflow'],
+      ['space_gitsync_completed', 'system', 'workflow'],
+      ['space_gitsync_configured', 'user', 'api'],
+      ['space_gitsync_started', 'system', 'workflow'],
+    ]);
+    const revisionId = await revisionOf(acme);
+    expect(events[0].payload).toMatchObject({ spaceId: acme, revisionId, updatedBy: world.admin.userId });
+    expect(events[1].payload).toMatchObject({ spaceId: acme, direction: 'import', state: 'success', revisionId });
+    expect(events[2].payload).toMatchObject({ spaceId: acme, url: server.urlOf('acme'), ref: BRANCH });
+    expect(JSON.stringify(events)).not.toContain(PASSWORD);
     expect(await tree(acme)).toEqual([
       'welcome: Welcome',
       'getting-started: Getting started',
@@ -447,6 +461,12 @@ describe('failures and order', () => {
     const info = await settled(t, spaceId, world.admin.token);
     expect(info.body.operation).toMatchObject({ state: 'failure', error: 'The ref refs/heads/nope does not exist in the repository.' });
     expect(await revisionOf(spaceId)).toBe(before);
+    // The first import's content and completion, then the failure's completion alone.
+    const completed = await t.prisma.auditEvent.findMany({
+      where: { spaceId, action: { in: ['space_gitsync_completed', 'space_content_updated'] } },
+    });
+    const outcomes = completed.map((event) => `${event.action} ${(event.payload as { state?: string }).state ?? ''}`.trim());
+    expect(outcomes.sort()).toEqual(['space_content_updated', 'space_gitsync_completed failure', 'space_gitsync_completed success']);
     expect((await tree(spaceId))[0]).toBe('welcome: Welcome');
   });
 
@@ -496,6 +516,9 @@ describe('failures and order', () => {
     ]);
     expect(await revisionOf(spaceId)).toBe(before);
     expect(await tree(spaceId)).toEqual([]);
+    // Neither a configuration nor the space's content changed: only the operation's own events.
+    const events = await t.prisma.auditEvent.findMany({ where: { spaceId }, orderBy: { action: 'asc' } });
+    expect(events.map((event) => event.action)).toEqual(['space_gitsync_completed', 'space_gitsync_started']);
   });
 
   it('refuses loopback targets when private networks are not allowed', async () => {
@@ -539,6 +562,7 @@ describe('permissions and input', () => {
       ).toBe(404);
     }
     expect(await t.prisma.gitSyncOperation.count({ where: { spaceId } })).toBe(0);
+    expect(await t.prisma.auditEvent.count({ where: { spaceId } })).toBe(0);
     expect((await t.request('POST', `/v1/spaces/${spaceId}/git/import`, { token: world.editor.token, body: body() })).status).toBe(204);
   });
 
@@ -592,7 +616,8 @@ describe('permissions and input', () => {
     const remote = { url: server.urlOf('acme'), credentials };
     await expect(
       withRepository(remote, services.fetcher, gitLimits(services.config), (repository) =>
-        importContent(services, repository, operation, '', world.admin.userId),
+        // Refused before it completes: its completion records nothing.
+        importContent(services, repository, operation, '', world.admin.userId, async () => {}),
       ),
     ).rejects.toThrow(/^Merge rule "require_at_least_one_review": the space's content changes only through reviewed change requests/);
     expect((await t.prisma.space.findUniqueOrThrow({ where: { id: space.id } })).revisionId).toBe(before);

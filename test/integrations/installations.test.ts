@@ -45,6 +45,15 @@ async function installed(name: string, organization = acme, token = world.admin.
   return res.body as { id: string; status: string; spaces: number };
 }
 
+/** The events recorded about an installation (src/kernel/events.ts): action, organization and payload. */
+const eventsOf = async (installationId: string) =>
+  (await t.prisma.auditEvent.findMany({ where: { targetId: installationId } })).map((row) => ({
+    action: row.action,
+    organizationId: row.organizationId,
+    spaceId: row.spaceId,
+    payload: row.payload as any,
+  }));
+
 describe('POST /v1/integrations/{integrationName}/installations', () => {
   it('installs in an organization its admin administers, through the official client, matching the spec', async () => {
     const name = await publishedIntegration();
@@ -72,6 +81,14 @@ describe('POST /v1/integrations/{integrationName}/installations', () => {
       },
     });
     expect(headers.get('location')).toBe(data.urls.location);
+    expect(await eventsOf(data.id)).toEqual([
+      {
+        action: 'integration_installed',
+        organizationId: other,
+        spaceId: null,
+        payload: expect.objectContaining({ integration: name, status: 'active' }),
+      },
+    ]);
   });
 
   it('installs pending when the integration requires an account configuration, and counts the organization’s spaces', async () => {
@@ -94,6 +111,9 @@ describe('POST /v1/integrations/{integrationName}/installations', () => {
     });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ error: { code: 409, message: 'The integration is already installed in this organization.' } });
+    expect(
+      await t.prisma.auditEvent.count({ where: { action: 'integration_installed', payload: { path: ['integration'], equals: name } } }),
+    ).toBe(1);
   });
 
   it('installs a private integration in its owner organization only (400 elsewhere, 404 for whoever cannot see it)', async () => {
@@ -189,6 +209,24 @@ describe('GET, PATCH and DELETE /v1/integrations/{integrationName}/installations
       body: { configuration: {} },
     });
     expect(emptied.body).toMatchObject({ status: 'pending', configuration: {} });
+    // The same values again change nothing, and record nothing.
+    await t.request('PATCH', `/v1/integrations/${name}/installations/${id}`, { token: world.admin.token, body: { configuration: {} } });
+
+    // The configuration's properties that changed are named; their values (an account's credentials) never kept.
+    const updates = (await eventsOf(id)).filter((event) => event.action === 'integration_installation_updated');
+    expect(updates).toHaveLength(3);
+    expect(updates.map((event) => event.payload.changed)).toEqual(
+      expect.arrayContaining([
+        {
+          externalIds: { from: [], to: ['acct-1', 'acct-2'] },
+          space_selection: { from: 'all', to: 'selected' },
+          configuration: ['limit', 'region', 'token'],
+        },
+        { site_selection: { from: 'all', to: 'selected' } },
+        { configuration: ['limit', 'region', 'token'] },
+      ]),
+    );
+    expect(JSON.stringify(updates)).not.toContain('abc');
   });
 
   it('refuses a configuration the integration does not declare, and each limit, with a 400 naming the field', async () => {
@@ -216,6 +254,7 @@ describe('GET, PATCH and DELETE /v1/integrations/{integrationName}/installations
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message, JSON.stringify(body)).toMatch(message);
     }
+    expect((await eventsOf(id)).map((event) => event.action)).toEqual(['integration_installed']);
   });
 
   it('lets the installing organization’s admins change and uninstall it, not the integration’s owner', async () => {
@@ -226,11 +265,16 @@ describe('GET, PATCH and DELETE /v1/integrations/{integrationName}/installations
     expect((await patch(world.admin.token)).status).toBe(403);
     expect((await t.request('DELETE', `/v1/integrations/${name}/installations/${id}`, { token: world.admin.token })).status).toBe(403);
     expect((await patch(world.reader.token)).status).toBe(404);
+    expect((await eventsOf(id)).map((event) => event.action)).toEqual(['integration_installed']);
     const { status } = await gitbookClient('0202', t.url, world.outsider.token).integrations.uninstallIntegration(name, id);
     expect(status).toBe(205);
     expect(await t.prisma.integrationInstallation.count({ where: { id } })).toBe(0);
     expect((await t.request('GET', `/v1/integrations/${name}/installations/${id}`, { token: world.outsider.token })).status).toBe(404);
     expect((await t.request('DELETE', `/v1/integrations/${name}/installations/${id}`, { token: world.outsider.token })).status).toBe(404);
+    expect((await eventsOf(id)).map((event) => [event.action, event.organizationId]).sort()).toEqual([
+      ['integration_installed', other],
+      ['integration_uninstalled', other],
+    ]);
   });
 });
 
@@ -354,6 +398,12 @@ describe('installations on spaces', () => {
     expect(
       (await t.request('DELETE', `/v1/integrations/${name}/installations/${id}/spaces/${manual.id}`, { token: world.admin.token })).status,
     ).toBe(404);
+    // About the space; the refused second installation and removal recorded nothing.
+    const onSpace = (await eventsOf(id)).filter((event) => event.spaceId);
+    expect(onSpace.map((event) => [event.action, event.spaceId, event.payload.space]).sort()).toEqual([
+      ['integration_installed_on_space', manual.id, manual.id],
+      ['integration_uninstalled_from_space', manual.id, manual.id],
+    ]);
   });
 
   it('needs the space’s installIntegration, a space of the installation’s organization, a target that includes spaces', async () => {
@@ -434,9 +484,13 @@ describe('installations on spaces', () => {
     );
     expect((await t.prisma.integrationInstallation.findUniqueOrThrow({ where: { id } })).spaceSelection).toBe('all');
     expect(await t.prisma.installationSpace.count({ where: { installationId: id } })).toBe(0);
+    expect((await eventsOf(id)).map((event) => event.action)).toEqual(['integration_installed']);
     // Once selected, creators choose spaces; set back to all, the spaces chosen before come back with the next one.
     expect((await post(world.admin.token, guide.id)).status).toBe(201);
     expect((await post(world.creator.token, manual.id)).status).toBe(201);
+    // The first narrowed the selection, and says so.
+    const onGuide = (await eventsOf(id)).filter((event) => event.spaceId === guide.id);
+    expect(onGuide.map((event) => event.payload.changed)).toEqual([{ space_selection: { from: 'all', to: 'selected' } }]);
     const patch = (body: object) => t.request('PATCH', `/v1/integrations/${name}/installations/${id}`, { token: world.admin.token, body });
     expect((await patch({ space_selection: 'all' })).body).toMatchObject({ space_selection: 'all' });
     const third = await buildSpace(t.prisma, { organizationId: acme, title: 'Third' });

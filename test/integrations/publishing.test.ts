@@ -120,6 +120,13 @@ describe('POST /v1/integrations/{integrationName}', () => {
       expect(res.text).not.toContain('sk-very-secret-value');
       expect(res.text).not.toContain('secrets');
     }
+    // Recorded in the owner organization, with neither the secret nor its sealed form.
+    const events = await t.prisma.auditEvent.findMany({ where: { targetId: row.id } });
+    expect(events.map((event) => [event.action, event.organizationId, event.targetLabel, event.actorId])).toEqual([
+      ['integration_published', acme, 'Acme analytics', world.admin.userId],
+    ]);
+    expect(events[0].payload).toMatchObject({ integration: 'acme.analytics_v-1', version: 1, visibility: 'public', target: 'space' });
+    for (const secret of ['sk-very-secret-value', row.secretsCiphertext!]) expect(JSON.stringify(events)).not.toContain(secret);
   });
 
   it('takes the owner organization by subdomain, and defaults what the manifest leaves out', async () => {
@@ -156,6 +163,11 @@ describe('POST /v1/integrations/{integrationName}', () => {
     expect(second.urls.assets).not.toBe(first.urls.assets);
     expect((await t.prisma.integration.findUniqueOrThrow({ where: { name: 'republished' } })).secretsCiphertext).toBeNull();
     expect((await published('republished', { visibility: 'public' })).version).toBe(3);
+    const events = await t.prisma.auditEvent.findMany({
+      where: { action: 'integration_published', payload: { path: ['integration'], equals: 'republished' } },
+    });
+    expect(events.map((event) => (event.payload as any).version).sort()).toEqual([1, 2, 3]);
+    expect(JSON.stringify(events)).not.toContain('v1"');
   });
 
   it('refuses a name published by another organization (409), whoever asks', async () => {
@@ -168,6 +180,9 @@ describe('POST /v1/integrations/{integrationName}', () => {
     // The admin administers Second too: it is still another organization.
     expect((await publish('taken', manifest(world.secondOrganizationId))).status).toBe(409);
     expect((await t.prisma.integration.findUniqueOrThrow({ where: { name: 'taken' } })).version).toBe(1);
+    expect(
+      await t.prisma.auditEvent.count({ where: { action: 'integration_published', payload: { path: ['integration'], equals: 'taken' } } }),
+    ).toBe(1);
   });
 
   it('refuses to make private an integration installed in other organizations (409)', async () => {
@@ -213,6 +228,7 @@ describe('POST /v1/integrations/{integrationName}', () => {
       expect(res.body.error.code).toBe(403);
     }
     expect(await t.prisma.integration.count({ where: { name: 'denied' } })).toBe(0);
+    expect(await t.prisma.auditEvent.count({ where: { payload: { path: ['integration'], equals: 'denied' } } })).toBe(0);
   });
 
   it('refuses each limit of the manifest with a 400 naming the field', async () => {
@@ -436,6 +452,11 @@ describe('DELETE /v1/integrations/{integrationName}', () => {
     expect(await t.prisma.installationSpace.count({ where: { spaceId: space.id } })).toBe(0);
     expect((await t.request('GET', '/v1/integrations/doomed', { token: world.admin.token })).status).toBe(404);
     expect((await t.request('DELETE', '/v1/integrations/doomed', { token: world.admin.token })).status).toBe(404);
+    const events = await t.prisma.auditEvent.findMany({ where: { targetId: row.id }, orderBy: { action: 'asc' } });
+    expect(events.map((event) => [event.action, event.organizationId])).toEqual([
+      ['integration_published', acme],
+      ['integration_unpublished', acme],
+    ]);
   });
 
   it('does not find a private integration for anyone outside its organization', async () => {
@@ -443,6 +464,11 @@ describe('DELETE /v1/integrations/{integrationName}', () => {
     expect((await t.request('DELETE', '/v1/integrations/hidden', { token: world.outsider.token })).status).toBe(404);
     expect((await t.request('DELETE', '/v1/integrations/hidden', { token: world.reader.token })).status).toBe(403);
     expect(await t.prisma.integration.count({ where: { name: 'hidden' } })).toBe(1);
+    expect(
+      await t.prisma.auditEvent.count({
+        where: { action: 'integration_unpublished', payload: { path: ['integration'], equals: 'hidden' } },
+      }),
+    ).toBe(0);
   });
 });
 

@@ -28,6 +28,9 @@ import type { World } from '../support/world.js';
  * that every field returning them sits on a protected type or on another part), or public by nature.
  */
 const parts = new Set([
+  'AuditEventAction',
+  'AuditEventActor',
+  'AuditEventTarget',
   'ChangeRequestLink',
   'ChangedRevisionFile',
   'ChangedRevisionPage',
@@ -46,6 +49,7 @@ const parts = new Set([
   'SearchSpaceResult',
   'SiteFeature',
   'SsoProviderLogin',
+  'WebhookDelivery',
 ]);
 /** Public by nature, with why. */
 const publicTypes: Record<string, string> = {
@@ -167,6 +171,10 @@ beforeAll(async () => {
   addTo('CustomField', 'leakfield');
   addTo('OpenAPISpec', 'leak-spec');
   addTo('SamlProvider', w.saml);
+  // An event of the world's changes (its spaces' creation, say): the audit log is its admins' alone.
+  const auditEvent = (await t.prisma.auditEvent.findFirstOrThrow({ where: { organizationId: w.org } })).id;
+  addTo('AuditEvent', auditEvent);
+  addTo('Webhook', w.webhook);
   addTo('Invite', w.invite);
   addTo('Integration', w.integrationName);
   addTo('IntegrationInstallation', w.installation);
@@ -211,8 +219,8 @@ beforeAll(async () => {
     'LEAKvalue',
     'LEAKimport',
   ];
-  const adminOnly = [w.shareLink, w.saml, w.invite, w.installation, w.job];
-  const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKjob'];
+  const adminOnly = [w.shareLink, w.saml, w.webhook, w.invite, w.installation, w.job, auditEvent];
+  const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKwebhook', 'LEAKjob'];
   const everything = {
     ids: [
       ...secretContent,
@@ -281,6 +289,8 @@ const argumentPool: Record<string, string> = {
   teamId: 'Team',
   userId: 'User',
   samlProviderId: 'SamlProvider',
+  auditEventId: 'AuditEvent',
+  webhookId: 'Webhook',
   inviteId: 'Invite',
   name: 'CustomField',
   slug: 'OpenAPISpec',

@@ -1,7 +1,8 @@
 // Statement budgets of the OpenAPI specification routes (see test/support/budgets.ts), over specs of the budget
 // world with two versions each. A read is the token, the membership, the spec by slug, then the version, or a list's
 // page and its rows (read by Prisma, for the columns the selection needs: never a source text or a version's files); a
-// write adds its transaction (BEGIN, the write, the job enqueued, the spec read back, COMMIT).
+// write adds its transaction (BEGIN, the write, the job enqueued, its event, the spec read back, COMMIT); a delete is
+// BEGIN, the delete, its event, COMMIT.
 import type { BudgetCall, DomainBudgets } from '../support/budgets.js';
 import { buildSpec } from './fixtures.js';
 
@@ -11,10 +12,10 @@ const SPEC = `${SPECS}/:specSlug`;
 export const openAPIBudgets: DomainBudgets = {
   budgets: {
     [`GET ${SPECS}`]: 4,
-    [`POST ${SPECS}`]: 7,
+    [`POST ${SPECS}`]: 8,
     [`GET ${SPEC}`]: 3,
-    [`PUT ${SPEC}`]: 7,
-    [`DELETE ${SPEC}`]: 3,
+    [`PUT ${SPEC}`]: 8,
+    [`DELETE ${SPEC}`]: 6,
     [`GET ${SPEC}/versions`]: 5,
     [`GET ${SPEC}/versions/latest`]: 4,
     [`GET ${SPEC}/versions/latest/content`]: 4,

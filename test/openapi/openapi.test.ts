@@ -59,6 +59,7 @@ describe('creating, replacing and deleting specs', () => {
     expect(res.status).toBe(409);
     expect(res.body.error.message).toBe('An OpenAPI specification with the slug "taken" already exists in this organization.');
     expect(await t.prisma.backgroundJob.count()).toBe(jobs);
+    expect(await t.prisma.auditEvent.count({ where: { organizationId: org, targetLabel: 'taken' } })).toBe(0);
     // Slugs are per organization.
     const elsewhere = await t.request('POST', specs(world.secondOrganizationId), {
       token: world.admin.token,
@@ -91,6 +92,19 @@ describe('creating, replacing and deleting specs', () => {
     const row = await t.prisma.openAPISpec.findUniqueOrThrow({ where: { id: created.data.id } });
     expect(row.sourceText).toBeNull();
     expect(await t.prisma.backgroundJob.count({ where: { kind: 'openapi-process', payload: { equals: { specId: row.id } } } })).toBe(2);
+    // Created, then given a new source: a text source is not copied into its event, a URL is named.
+    const events = await t.prisma.auditEvent.findMany({ where: { targetId: row.id }, orderBy: { occurredAt: 'asc' } });
+    expect(events).toMatchObject([
+      {
+        action: 'openapi_spec_created',
+        organizationId: org,
+        actorId: world.admin.userId,
+        targetType: 'openapi-spec',
+        targetLabel: 'put',
+        payload: { source: 'text' },
+      },
+      { action: 'openapi_spec_updated', actorId: world.admin.userId, targetLabel: 'put', payload: { source: source.url } },
+    ]);
   });
 
   it('deletes a spec and its versions (205), and answers 204 when there is none', async () => {
@@ -103,6 +117,9 @@ describe('creating, replacing and deleting specs', () => {
     const again = await t.request('DELETE', spec('doomed'), { token: world.admin.token });
     expect(again.status).toBe(204);
     expect(again.text).toBe('');
+    // Deleting records once; deleting nothing records nothing.
+    const events = await t.prisma.auditEvent.findMany({ where: { targetId: doomed.id } });
+    expect(events).toMatchObject([{ action: 'openapi_spec_deleted', actorId: world.admin.userId, targetLabel: 'doomed' }]);
   });
 });
 

@@ -316,6 +316,15 @@ describe('processing OpenAPI specifications', () => {
     expectMatchesSpec('0202', 'GET', '/orgs/{organizationId}/openapi/{specSlug}/versions', 200, versions.data);
     expect(versions.data.items.map((version) => version.id)).toEqual([changed.lastVersion, first]);
     expect(versions.data.count).toBe(2);
+    // Each new version is recorded by the job, as the system; the unchanged and failed runs record none.
+    const recorded = await t.prisma.auditEvent.findMany({
+      where: { targetId: created.id, action: 'openapi_spec_version_created' },
+      orderBy: { occurredAt: 'asc' },
+    });
+    expect(recorded.map((event) => [event.actorType, event.source, (event.payload as { versionId: string }).versionId])).toEqual([
+      ['system', 'workflow', first],
+      ['system', 'workflow', changed.lastVersion],
+    ]);
   });
 
   it('refreshes URL sources on the scheduler’s tick once processed over an hour ago, text sources never', async () => {

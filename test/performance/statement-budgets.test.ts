@@ -28,6 +28,8 @@ const budgets: Record<string, number> = Object.assign(
     'GET /v1/orgs/:organizationId/members/:userId': 5,
     'PATCH /v1/orgs/:organizationId/members/:userId': 10,
     'DELETE /v1/orgs/:organizationId/members/:userId': 8,
+    // The membership read that authorizes it records the visit, in its own statement.
+    'POST /v1/orgs/:organizationId/ping': 2,
     'GET /v1/orgs/:organizationId/teams': 5,
     'GET /v1/orgs/:organizationId/members/:userId/teams': 7,
     'PUT /v1/orgs/:organizationId/teams': 11,

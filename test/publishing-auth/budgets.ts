@@ -9,8 +9,8 @@ const AUTH = '/v1/orgs/:organizationId/sites/:siteId/publishing/auth';
 export const publishingAuthBudgets: DomainBudgets = {
   budgets: {
     [`GET ${AUTH}`]: 4,
-    [`PATCH ${AUTH}`]: 4,
-    [`POST ${AUTH}/regenerate`]: 4,
+    [`PATCH ${AUTH}`]: 8,
+    [`POST ${AUTH}/regenerate`]: 7,
   },
   calls: async ({ t, organizationId }) => {
     const site = await buildSite(t.prisma, { organizationId, title: 'Publishing auth budget', visibility: 'visitor_auth' });

@@ -48,6 +48,9 @@ beforeAll(async () => {
 const auth = (siteId: string, org = acme) => `/v1/orgs/${org}/sites/${siteId}/publishing/auth`;
 const newSite = () => buildSite(t.prisma, { organizationId: acme, visibility: 'visitor_auth' });
 /** Seconds since the epoch, by the service's (test) clock. */
+/** The events recorded about the site's visitor authentication (src/kernel/events.ts). */
+const eventsOf = (siteId: string) =>
+  t.prisma.auditEvent.findMany({ where: { targetId: siteId, action: { startsWith: 'publishing_auth_' } } });
 const epoch = () => Math.floor(t.clock.now().getTime() / 1000);
 /**
  * A visitor token signed (HS256) with `key`: for the site `aud`, issued now and valid an hour, unless `claims` say
@@ -138,6 +141,25 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth', () =>
       fallbackURL: 'https://login.acme.example.com/fallback',
     });
     expect((await client.orgs.getSitePublishingAuthById(acme, site.id)).data).toEqual(kept.data);
+    // The same settings again change nothing, and record nothing.
+    await client.orgs.updateSitePublishingAuthById(acme, site.id, { backend: 'custom' } as SitePublishingAuthUpdate);
+
+    const events = await eventsOf(site.id);
+    expect(events).toHaveLength(2);
+    expect(events.map((event) => [event.action, event.actorId, (event.payload as any).changed])).toEqual(
+      expect.arrayContaining([
+        [
+          'publishing_auth_updated',
+          world.admin.userId,
+          {
+            fallbackURL: { from: null, to: 'https://login.acme.example.com/fallback' },
+            logoutURL: { from: null, to: 'https://login.acme.example.com/logout' },
+          },
+        ],
+        ['publishing_auth_updated', world.admin.userId, { logoutURL: { from: 'https://login.acme.example.com/logout', to: null } }],
+      ]),
+    );
+    expect(JSON.stringify(events)).not.toContain(data.privateKey);
   });
 
   it('names an integration installed on the site for the integration backend only; the custom backend clears it', async () => {
@@ -207,6 +229,9 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth', () =>
       expect((await update(site.id, { backend: 'custom' }, person.token)).status).toBe(404);
     expect((await t.request('PATCH', auth(site.id), { body: { backend: 'custom' } })).status).toBe(401);
     expect((await update(foreignSite.id, { backend: 'custom' })).status).toBe(404);
+    // The one change let through is the one event.
+    expect((await eventsOf(site.id)).map((event) => Object.keys((event.payload as any).changed))).toEqual([['fallbackURL']]);
+    expect(await eventsOf(foreignSite.id)).toEqual([]);
   });
 });
 
@@ -232,6 +257,14 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenera
     });
     expect(await verifyVisitorToken(ctx, site.id, await sign(data.privateKey, site.id))).toMatchObject({ ok: true });
     expect((await client.orgs.getSitePublishingAuthById(acme, site.id)).data.privateKey).toBe(data.privateKey);
+    // The first read's creation of the settings is no change; the regeneration is, and carries neither key.
+    const events = await eventsOf(site.id);
+    expect(events.map((event) => [event.action, event.organizationId, event.targetType, event.actorId])).toEqual([
+      ['publishing_auth_key_regenerated', acme, 'site', world.admin.userId],
+    ]);
+    for (const key of [before.privateKey, data.privateKey]) expect(JSON.stringify(events)).not.toContain(key);
+    const row = await t.prisma.publishingAuth.findUniqueOrThrow({ where: { siteId: site.id } });
+    expect(JSON.stringify(events)).not.toContain(row.privateKeyCiphertext);
   });
 
   it('keeps the other settings, creates them when missing, and is for the site’s admins', async () => {
@@ -253,6 +286,10 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenera
     expect((await t.request('POST', path)).status).toBe(401);
     expect((await t.request('POST', `${auth(foreignSite.id)}/regenerate`, { token: world.admin.token })).status).toBe(404);
     expect((await t.request('GET', auth(site.id), { token: world.admin.token })).body.privateKey).toBe(res.body.privateKey);
+    expect((await eventsOf(site.id)).map((event) => event.action).sort()).toEqual([
+      'publishing_auth_key_regenerated',
+      'publishing_auth_updated',
+    ]);
   });
 });
 

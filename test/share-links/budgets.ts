@@ -12,9 +12,9 @@ const LINKS = '/v1/orgs/:organizationId/sites/:siteId/share-links';
 export const shareLinkBudgets: DomainBudgets = {
   budgets: {
     [`GET ${LINKS}`]: 4,
-    [`POST ${LINKS}`]: 4,
-    [`PATCH ${LINKS}/:shareLinkId`]: 4,
-    [`DELETE ${LINKS}/:shareLinkId`]: 4,
+    [`POST ${LINKS}`]: 7,
+    [`PATCH ${LINKS}/:shareLinkId`]: 8,
+    [`DELETE ${LINKS}/:shareLinkId`]: 7,
   },
   calls: async ({ t, organizationId }) => {
     const site = await buildSite(t.prisma, { organizationId, title: 'Share links budget', visibility: 'share_link' });

@@ -39,6 +39,12 @@ const links = (siteId = site.id, org = acme) => `/v1/orgs/${org}/sites/${siteId}
 const create = (body: unknown, token = world.admin.token, siteId = site.id) => t.request('POST', links(siteId), { token, body });
 const keyOf = (published: string) => new URL(published).searchParams.get('share')!;
 
+/** The events recorded about a share link (src/kernel/events.ts), by action then payload (the test clock stands still). */
+async function eventsOf(shareLinkId: string) {
+  const rows = await t.prisma.auditEvent.findMany({ where: { targetId: shareLinkId } });
+  return rows.sort((a, b) => a.action.localeCompare(b.action) || JSON.stringify(a.payload).localeCompare(JSON.stringify(b.payload)));
+}
+
 async function created(name: string, siteId = site.id) {
   const res = await create({ name }, world.admin.token, siteId);
   expect(res.status, res.text).toBe(201);
@@ -73,6 +79,20 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/share-links', () => {
     // Each link its own key.
     const second = await created('Partners, again');
     expect(keyOf(second.urls.published)).not.toBe(key);
+
+    // Recorded, in the site's organization, without the key in any form.
+    const events = await eventsOf(data.id);
+    expect(events).toMatchObject([
+      {
+        action: 'share_link_created',
+        organizationId: acme,
+        actorId: world.admin.userId,
+        targetType: 'share_link',
+        targetLabel: 'Partners',
+      },
+    ]);
+    expect(events[0].payload).toMatchObject({ site: site.id, active: true });
+    for (const secret of [key, row.keyHash, row.keyCiphertext]) expect(JSON.stringify(events)).not.toContain(secret);
   });
 
   it('builds the URL under SITES_URL for a site without a hostname', async () => {
@@ -102,6 +122,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/share-links', () => {
     expect((await t.request('POST', links(), { body: { name: 'Nope' } })).status).toBe(401);
     expect((await create({ name: 'Nope' }, world.admin.token, foreignSite.id)).status).toBe(404);
     expect(await t.prisma.shareLink.count({ where: { name: 'Nope' } })).toBe(0);
+    expect(await t.prisma.auditEvent.count({ where: { targetLabel: 'Nope' } })).toBe(0);
   });
 });
 
@@ -199,6 +220,19 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkI
     const on = await client.orgs.updateSiteShareLinkById(acme, site.id, link.id, { active: true, name: 'Back' });
     expect(on.data).toMatchObject({ name: 'Back', active: true });
     expect((await activeShareLink(ctx, site.id, key))?.id).toBe(link.id);
+    // The same values again change nothing, and record nothing.
+    await client.orgs.updateSiteShareLinkById(acme, site.id, link.id, { active: true });
+
+    const updates = (await eventsOf(link.id)).filter((event) => event.action === 'share_link_updated');
+    expect(updates).toHaveLength(3);
+    expect(updates.map((event) => [event.targetLabel, (event.payload as any).changed])).toEqual(
+      expect.arrayContaining([
+        ['Renamed', { name: { from: 'Temporary', to: 'Renamed' } }],
+        ['Renamed', { active: { from: true, to: false } }],
+        ['Back', { name: { from: 'Renamed', to: 'Back' }, active: { from: false, to: true } }],
+      ]),
+    );
+    expect(JSON.stringify(updates)).not.toContain(key);
   });
 
   it('enforces the limits (400), finds only links of the site in the path (404), and is for admins (403)', async () => {
@@ -223,6 +257,8 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkI
     expect((await t.request('PATCH', `${links()}/${link.id}`, { body: { active: false } })).status).toBe(401);
     expect(await t.prisma.shareLink.findUniqueOrThrow({ where: { id: link.id } })).toMatchObject({ name: 'Guarded', active: true });
     expect(await t.prisma.shareLink.findUniqueOrThrow({ where: { id: elsewhere.id } })).toMatchObject({ active: true });
+    expect((await eventsOf(link.id)).map((event) => event.action)).toEqual(['share_link_created']);
+    expect((await eventsOf(elsewhere.id)).map((event) => event.action)).toEqual(['share_link_created']);
   });
 });
 
@@ -236,6 +272,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLink
     for (const person of [world.guest, world.outsider]) expect((await t.request('DELETE', path, { token: person.token })).status).toBe(404);
     expect((await t.request('DELETE', path)).status).toBe(401);
     expect((await t.request('DELETE', `${links()}/${elsewhere.id}`, { token: world.admin.token })).status).toBe(404);
+    expect((await eventsOf(link.id)).map((event) => event.action)).toEqual(['share_link_created']);
 
     const res = await gitbookClient('0202', t.url, world.admin.token).orgs.deleteSiteShareLinkById(acme, site.id, link.id);
     expect(res.status).toBe(205);
@@ -244,5 +281,11 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLink
     expect(await t.prisma.shareLink.findUnique({ where: { id: link.id } })).toBeNull();
     expect((await t.request('DELETE', path, { token: world.admin.token })).status).toBe(404);
     expect(await t.prisma.shareLink.findUnique({ where: { id: elsewhere.id } })).not.toBeNull();
+    const events = await eventsOf(link.id);
+    expect(events.map((event) => [event.action, event.targetLabel, event.payload])).toEqual([
+      ['share_link_created', 'Doomed', expect.anything()],
+      ['share_link_deleted', 'Doomed', expect.objectContaining({ site: site.id })],
+    ]);
+    expect(JSON.stringify(events)).not.toContain(key);
   });
 });

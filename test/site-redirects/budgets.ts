@@ -10,9 +10,9 @@ const SITE = '/v1/orgs/:organizationId/sites/:siteId';
 export const siteRedirectBudgets: DomainBudgets = {
   budgets: {
     [`GET ${SITE}/redirects`]: 4,
-    [`POST ${SITE}/redirects`]: 7,
-    [`PATCH ${SITE}/redirects/:siteRedirectId`]: 5,
-    [`DELETE ${SITE}/redirects/:siteRedirectId`]: 4,
+    [`POST ${SITE}/redirects`]: 10,
+    [`PATCH ${SITE}/redirects/:siteRedirectId`]: 9,
+    [`DELETE ${SITE}/redirects/:siteRedirectId`]: 7,
     [`GET ${SITE}/redirect`]: 7,
   },
   calls: async ({ t, organizationId, space }) => {

@@ -76,6 +76,12 @@ async function created(body: Record<string, unknown>, siteId = site.id) {
   return res.body as { id: string; source: string };
 }
 
+/** The events recorded about a redirect (src/kernel/events.ts): action, actor and payload. */
+async function eventsOf(redirectId: string) {
+  const rows = await t.prisma.auditEvent.findMany({ where: { targetId: redirectId } });
+  return rows.map((row) => ({ action: row.action, actorId: row.actorId, label: row.targetLabel, payload: row.payload as any }));
+}
+
 describe('POST /v1/orgs/{organizationId}/sites/{siteId}/redirects', () => {
   it('creates a redirect to each kind of destination through the official client, matching the spec', async () => {
     const client = gitbookClient('0202', t.url, world.creator.token);
@@ -103,6 +109,14 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/redirects', () => {
       expect(headers.get('location')).toBeNull();
       const row = await t.prisma.siteRedirect.findUniqueOrThrow({ where: { id: data.id } });
       expect(row).toMatchObject({ siteId: site.id, source: `/kinds/${i}`, destination, draft: false, permanent: false });
+      expect(await eventsOf(data.id)).toEqual([
+        {
+          action: 'site_redirect_created',
+          actorId: world.creator.userId,
+          label: `/kinds/${i}`,
+          payload: expect.objectContaining({ site: site.id, destination, captureWildcard: false, draft: false, permanent: false }),
+        },
+      ]);
     }
   });
 
@@ -214,6 +228,8 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/redirects', () => {
     ).toBe(201);
     expect((await create(body, world.admin.token, 'unknownSite000000000')).status).toBe(404);
     expect(await t.prisma.siteRedirect.count({ where: { siteId: site.id, source: '/permission' } })).toBe(0);
+    const recorded = await t.prisma.auditEvent.findMany({ where: { action: 'site_redirect_created', targetLabel: '/permission' } });
+    expect(recorded.map((event) => (event.payload as any).site)).toEqual([foreignSite.id]);
   });
 });
 
@@ -347,6 +363,30 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirect
     const empty = await update(original.id, {});
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual(moved.data);
+    // The same values again are no change: nothing recorded.
+    expect((await update(original.id, { permanent: true })).status).toBe(200);
+    const sameDestination = { destination: { kind: 'site-page', siteSpaceId: manualV2.id, pageId: news } };
+    expect((await update(original.id, sameDestination)).status).toBe(200);
+
+    const updates = (await eventsOf(original.id)).filter((event) => event.action === 'site_redirect_updated');
+    expect(updates).toHaveLength(2);
+    expect(updates.map(({ label, payload }) => [label, payload.changed])).toEqual(
+      expect.arrayContaining([
+        ['/to-change', { permanent: { from: false, to: true } }],
+        [
+          '/changed/*',
+          {
+            source: { from: '/to-change', to: '/changed/*' },
+            destination: {
+              from: { kind: 'site-space', siteSpaceId: beta.id },
+              to: { kind: 'site-page', siteSpaceId: manualV2.id, pageId: news },
+            },
+            captureWildcard: { from: false, to: true },
+            draft: { from: false, to: true },
+          },
+        ],
+      ]),
+    );
   });
 
   it('validates what it changes like a creation, without `path` destinations, and refuses a source taken (409)', async () => {
@@ -375,6 +415,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirect
       source: '/mine',
       destination: external(),
     });
+    expect((await eventsOf(mine.id)).map((event) => event.action)).toEqual(['site_redirect_created']);
   });
 
   it('finds only redirects of the site in the path (404), for those who may edit it', async () => {
@@ -387,6 +428,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirect
     expect((await t.request('PATCH', item(mine.id), { body: { permanent: true } })).status).toBe(401);
     expect((await update(mine.id, { permanent: true }, world.admin.token, foreignSite.id)).status).toBe(404);
     expect(await t.prisma.siteRedirect.findUniqueOrThrow({ where: { id: elsewhere.id } })).toMatchObject({ permanent: false });
+    for (const id of [mine.id, elsewhere.id]) expect((await eventsOf(id)).map((event) => event.action)).toEqual(['site_redirect_created']);
   });
 });
 
@@ -399,6 +441,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirec
     for (const person of [world.guest, world.outsider]) expect((await t.request('DELETE', path, { token: person.token })).status).toBe(404);
     expect((await t.request('DELETE', path)).status).toBe(401);
     expect((await t.request('DELETE', `${redirects()}/${elsewhere.id}`, { token: world.admin.token })).status).toBe(404);
+    expect((await eventsOf(doomed.id)).map((event) => event.action)).toEqual(['site_redirect_created']);
 
     const res = await gitbookClient('0202', t.url, world.creator.token).orgs.deleteSiteRedirectById(acme, site.id, doomed.id);
     expect(res.status).toBe(205);
@@ -406,6 +449,14 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirec
     expect(await t.prisma.siteRedirect.findUnique({ where: { id: doomed.id } })).toBeNull();
     expect((await t.request('DELETE', path, { token: world.admin.token })).status).toBe(404);
     expect(await t.prisma.siteRedirect.findUnique({ where: { id: elsewhere.id } })).not.toBeNull();
+    expect((await eventsOf(doomed.id)).filter((event) => event.action === 'site_redirect_deleted')).toEqual([
+      {
+        action: 'site_redirect_deleted',
+        actorId: world.creator.userId,
+        label: '/doomed',
+        payload: expect.objectContaining({ site: site.id }),
+      },
+    ]);
   });
 });
 

@@ -24,6 +24,14 @@ const add = (site: Site, body: unknown, token: string | null = world.admin.token
 const addSection = (site: Site, body: unknown, token = world.admin.token) =>
   t.request('POST', sitePath(site, '/sections'), { token, body });
 const siteRow = (site: Site) => t.prisma.site.findUniqueOrThrow({ where: { id: site.id } });
+/** The events recorded about a site space or section (src/kernel/events.ts). */
+const eventsOf = async (targetId: string) =>
+  (await t.prisma.auditEvent.findMany({ where: { targetId } })).map((row) => ({
+    action: row.action,
+    label: row.targetLabel,
+    spaceId: row.spaceId,
+    payload: row.payload as any,
+  }));
 describe('POST .../site-spaces (addSpaceToSite)', () => {
   it('adds a space at a path made from its title, the first one as the default, matching the spec, at its Location', async () => {
     const site = await buildSite(t.prisma, acme, { published: true });
@@ -52,6 +60,14 @@ describe('POST .../site-spaces (addSpaceToSite)', () => {
     const third = await api().addSpaceToSite(acme, site.id, { spaceId: guide.id });
     expect(third.data).toMatchObject({ path: 'user-guide-2', title: 'User Guide', default: false });
     expect(third.data.urls.published).toBe(`https://sites.example.test/${acme}/${site.id}/user-guide-2`);
+    expect(await eventsOf(again.data.id)).toEqual([
+      {
+        action: 'site_space_added',
+        label: 'guide-again',
+        spaceId: guide.id,
+        payload: expect.objectContaining({ site: site.id, space: guide.id, section: null, draft: true }),
+      },
+    ]);
   });
 
   it('creates a new empty space for a null spaceId, titled after the body', async () => {
@@ -121,6 +137,8 @@ describe('POST .../site-spaces (addSpaceToSite)', () => {
     expect(elsewhere.status).toBe(404);
     expect((await add(site, body, null)).status).toBe(401);
     expect(await t.prisma.siteSpace.count({ where: { siteId: site.id } })).toBe(1);
+    const added = await t.prisma.auditEvent.findMany({ where: { action: 'site_space_added', spaceId: body.spaceId } });
+    expect(added.map((event) => event.actorId)).toEqual([world.creator.userId]);
   });
 });
 
@@ -200,6 +218,20 @@ describe('PATCH .../site-spaces/{siteSpaceId} (updateSiteSpaceById)', () => {
     expect(cleared.data.path).toBe('v2');
     const row = await t.prisma.siteSpace.findUniqueOrThrow({ where: { id: first.id } });
     expect(row).toMatchObject({ path: 'v2', condition: null, spaceId: other.id, hidden: true, draft: true });
+    const updates = (await eventsOf(first.id)).filter((event) => event.action === 'site_space_updated');
+    expect(updates.map((event) => event.payload.changed)).toEqual(
+      expect.arrayContaining([
+        {
+          path: { from: 'first', to: 'v2' },
+          condition: { from: null, to: 'visitor.claims.beta' },
+          spaceId: { from: first.space.id, to: other.id },
+          hidden: { from: false, to: true },
+          draft: { from: false, to: true },
+        },
+        { condition: { from: 'visitor.claims.beta', to: null } },
+      ]),
+    );
+    expect(updates).toHaveLength(2);
   });
 
   it('keeps paths unique within a section (409), not across sections', async () => {
@@ -271,6 +303,8 @@ describe('DELETE .../site-spaces/{siteSpaceId} and POST .../move', () => {
     const again = await t.request('DELETE', sitePath(site, `/site-spaces/${ids[0]}`), { token: world.admin.token });
     expect(again.status).toBe(404);
     expect((await t.request('DELETE', sitePath(site, `/site-spaces/${ids[1]}`), { token: world.reader.token })).status).toBe(403);
+    expect((await eventsOf(ids[0])).map((event) => event.action).sort()).toEqual(['site_space_added', 'site_space_removed']);
+    expect((await eventsOf(ids[1])).map((event) => event.action)).toEqual(['site_space_added']);
   });
 
   it('moves a site space before or after a sibling (midpoint positions) or to the end, matching the spec', async () => {
@@ -289,6 +323,9 @@ describe('DELETE .../site-spaces/{siteSpaceId} and POST .../move', () => {
     expect(await order()).toEqual([3, 1, 2, 0]);
     await api().moveSiteSpace(acme, site.id, ids[3], {});
     expect(await order()).toEqual([1, 2, 0, 3]);
+    const moves = (await eventsOf(ids[3])).filter((event) => event.action === 'site_space_moved');
+    expect(moves.map((event) => event.payload.placement)).toEqual(expect.arrayContaining([{ before: ids[1] }, 'last']));
+    expect(moves).toHaveLength(2);
     // Halving the same gap until floats run out renumbers the siblings, keeping the order.
     for (let i = 0; i < 60; i++) {
       const mover = i % 2 ? ids[1] : ids[0];
@@ -434,6 +471,30 @@ describe('sections (addSectionToSite, listSiteSections, updateSiteSectionById, d
     const cleared = await api().updateSiteSectionById(acme, site.id, b.id, { description: null, icon: null, condition: null });
     expect(cleared.data.description).toBeUndefined();
     expect(cleared.data.icon).toBeUndefined();
+    // Nothing left to clear: no change, no event.
+    await api().updateSiteSectionById(acme, site.id, b.id, { description: null });
+    const updates = (await eventsOf(b.id)).filter((event) => event.action === 'site_section_updated');
+    expect(updates).toHaveLength(2);
+    expect(updates.map((event) => [event.label, event.payload.changed])).toEqual(
+      expect.arrayContaining([
+        [
+          'Renamed',
+          {
+            title: { from: 'Sec B', to: 'Renamed' },
+            path: { from: 'sec-b', to: 'renamed' },
+            defaultSiteSpace: { from: b.siteSpaces[0].id, to: variant.id },
+            condition: { from: null, to: 'true' },
+            icon: { from: null, to: 'book' },
+            description: { from: null, to: 'About it' },
+            draft: { from: false, to: true },
+          },
+        ],
+        [
+          'Renamed',
+          { description: { from: 'About it', to: null }, icon: { from: 'book', to: null }, condition: { from: 'true', to: null } },
+        ],
+      ]),
+    );
     const patch = (body: unknown) => t.request('PATCH', sitePath(site, `/sections/${b.id}`), { token: world.admin.token, body });
     const taken = await patch({ path: a.path });
     expect(taken.status).toBe(409);
@@ -453,6 +514,8 @@ describe('sections (addSectionToSite, listSiteSections, updateSiteSectionById, d
     expect(
       (await t.request('PATCH', sitePath(site, `/sections/unknownSection000001`), { token: world.admin.token, body: {} })).status,
     ).toBe(404);
+    // The refused changes recorded nothing.
+    expect((await eventsOf(b.id)).filter((event) => event.action === 'site_section_updated')).toHaveLength(2);
   });
 
   it('deletes a section with its site spaces (205); the next section becomes the default', async () => {
@@ -466,6 +529,11 @@ describe('sections (addSectionToSite, listSiteSections, updateSiteSectionById, d
     expect((await siteRow(site)).defaultSiteSectionId).toBe(ids[1]);
     expect((await t.request('DELETE', sitePath(site, `/sections/${ids[0]}`), { token: world.admin.token })).status).toBe(404);
     expect((await t.request('DELETE', sitePath(site, `/sections/${ids[1]}`), { token: world.editor.token })).status).toBe(403);
+    expect((await eventsOf(ids[0])).map((event) => [event.action, event.label]).sort()).toEqual([
+      ['site_section_added', 'Del A'],
+      ['site_section_removed', 'Del A'],
+    ]);
+    expect((await eventsOf(ids[1])).map((event) => event.action)).toEqual(['site_section_added']);
   });
 
   it('moves a section, matching the spec', async () => {
@@ -483,6 +551,10 @@ describe('sections (addSectionToSite, listSiteSections, updateSiteSectionById, d
       body: { position: { after: { type: 'site-space', siteSection: ids[1] } } },
     });
     expect(res.status).toBe(400);
+    expect(
+      (await eventsOf(ids[2])).filter((event) => event.action === 'site_section_moved').map((event) => event.payload.placement),
+    ).toEqual([{ before: ids[0] }]);
+    expect((await eventsOf(ids[0])).map((event) => event.action)).toEqual(['site_section_added']);
   });
 });
 

@@ -21,19 +21,20 @@ export const sitesBudgets: DomainBudgets = {
   // hostname is claimed in a transaction with the site's update: BEGIN, the claim (with its check enqueued), COMMIT.
   // A claim is read in one statement; revalidating adds the statement that makes it due and enqueues its check;
   // releasing it deletes it and clears its site's hostname in a transaction.
+  // A change records its events in one statement more (src/kernel/events.ts), in a transaction of its own if it had none.
   budgets: {
     [`GET ${SITES}`]: 4,
-    [`POST ${SITES}`]: 7,
+    [`POST ${SITES}`]: 8,
     [`GET ${SITE}`]: 4,
-    [`PATCH ${SITE}`]: 9,
-    [`DELETE ${SITE}`]: 4,
-    [`POST ${SITE}/publish`]: 5,
-    [`POST ${SITE}/unpublish`]: 5,
+    [`PATCH ${SITE}`]: 10,
+    [`DELETE ${SITE}`]: 7,
+    [`POST ${SITE}/publish`]: 8,
+    [`POST ${SITE}/unpublish`]: 8,
     [`GET ${SITE}/adaptive-schema`]: 3,
-    [`PUT ${SITE}/adaptive-schema`]: 4,
+    [`PUT ${SITE}/adaptive-schema`]: 7,
     [`GET ${CUSTOM_HOSTNAME}`]: 3,
     [`PATCH ${CUSTOM_HOSTNAME}`]: 4,
-    [`DELETE ${CUSTOM_HOSTNAME}`]: 7,
+    [`DELETE ${CUSTOM_HOSTNAME}`]: 8,
   },
   calls: async ({ t, organizationId, space }) => {
     const site = async (title: string, data: { published?: boolean; adaptiveSchema?: object } = {}) => {

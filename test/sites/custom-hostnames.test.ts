@@ -225,6 +225,10 @@ describe('a hostname claimed, proven, and lapsing', () => {
     expect(site.body.urls.published).toBe(defaultRoot);
     expect((await getClaim(host)).status).toBe(404);
     expect((await t.request('DELETE', claimPath(host), { token: world.admin.token })).status).toBe(204);
+    const released = await t.prisma.auditEvent.findMany({ where: { targetId: built.site.id, action: 'site_hostname_removed' } });
+    expect(released.map((event) => [event.actorId, event.payload])).toEqual([
+      [world.admin.userId, expect.objectContaining({ hostname: host })],
+    ]);
 
     // Another organization may claim it now; the previous holder's record, still in DNS, does not prove its claim.
     const theirs = await buildSite(t.prisma, { organizationId: other, published: true });
@@ -352,6 +356,7 @@ describe('who reaches a claim', () => {
     expect((await t.request('PATCH', claimPath('unclaimed.acme.test'), { token: world.admin.token })).status).toBe(404);
     expect((await t.request('DELETE', claimPath('unclaimed.acme.test'), { token: world.outsider.token })).status).toBe(204);
     expect(await t.prisma.site.findUniqueOrThrow({ where: { id: site.id } })).toMatchObject({ hostname: 'guarded.acme.test' });
+    expect(await t.prisma.auditEvent.count({ where: { targetId: site.id, action: 'site_hostname_removed' } })).toBe(0);
 
     const graphql = await t.request('POST', '/graphql', {
       token: world.admin.token,
@@ -377,5 +382,16 @@ describe('who reaches a claim', () => {
       [null, false],
       [null, false],
     ]);
+    const released = await t.prisma.auditEvent.findMany({
+      where: { targetId: { in: [first.id, second.id] }, action: 'site_updated' },
+      orderBy: { targetLabel: 'asc' },
+    });
+    // Each site's proxy set (by its PATCH), then removed with the claim.
+    expect(released.map((event) => [event.targetLabel, (event.payload as any).changed]).filter(([, changed]) => !changed.proxy.to)).toEqual(
+      [
+        ['First', { proxy: { from: 'shared.acme.test/one', to: null } }],
+        ['Second', { proxy: { from: 'shared.acme.test/two', to: null } }],
+      ],
+    );
   });
 });

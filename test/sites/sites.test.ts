@@ -39,6 +39,17 @@ async function buildSite(data: Partial<Prisma.SiteUncheckedCreateInput> & { orga
   return site;
 }
 
+/**
+ * The events recorded about a target (src/kernel/events.ts), by action then payload: the test clock stands still, so
+ * events of one test share their time.
+ */
+async function eventsOf(targetId: string) {
+  const rows = await t.prisma.auditEvent.findMany({ where: { targetId } });
+  return rows
+    .map((row) => ({ action: row.action, organizationId: row.organizationId, actorId: row.actorId, payload: row.payload as any }))
+    .sort((a, b) => a.action.localeCompare(b.action) || JSON.stringify(a.payload).localeCompare(JSON.stringify(b.payload)));
+}
+
 /** A 400 naming `field` (or a field inside it: "adaptiveContent.enabled"). */
 async function expectBadRequest(response: Promise<{ status: number; body: any }>, field: string) {
   const res = await response;
@@ -93,6 +104,14 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
     ]);
     const row = await t.prisma.site.findUniqueOrThrow({ where: { id: site.id } });
     expect(row.defaultSiteSpaceId).toBe(siteSpaces[0].id);
+    expect(await eventsOf(site.id)).toEqual([
+      {
+        action: 'site_created',
+        organizationId: acme,
+        actorId: world.creator.userId,
+        payload: expect.objectContaining({ type: 'premium', visibility: 'unlisted', spaces: [guide.id, api.id, again.id] }),
+      },
+    ]);
   });
 
   it('takes the defaults: a public basic site titled "Docs site" with no site space', async () => {
@@ -171,6 +190,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
     expect((await create(world.guest.token, { title: 'By a guest' })).status).toBe(403);
     expect((await create(world.outsider.token, { title: 'By an outsider' })).status).toBe(404);
     expect(await t.prisma.site.count()).toBe(before);
+    expect(await t.prisma.auditEvent.count({ where: { action: 'site_created', targetLabel: { startsWith: 'By a' } } })).toBe(0);
   });
 });
 
@@ -331,6 +351,21 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
     const removed = await client.orgs.updateSiteById(acme, site.id, { proxy: null });
     expect(removed.data.proxy).toBeUndefined();
     expect(removed.data.title).toBe('After');
+    // The same values again change nothing, and record nothing.
+    await client.orgs.updateSiteById(acme, site.id, { title: 'After', visibility: 'share-link' as SiteVisibility });
+    expect((await eventsOf(site.id)).map(({ action, payload }) => [action, payload.visibility ?? payload.changed])).toEqual([
+      [
+        'site_updated',
+        {
+          title: { from: 'Before', to: 'After' },
+          basename: { from: null, to: 'after' },
+          adaptiveContent: { from: false, to: true },
+          proxy: { from: null, to: 'www.example.com/developer/docs' },
+        },
+      ],
+      ['site_updated', { proxy: { from: 'www.example.com/developer/docs', to: null } }],
+      ['site_visibility_updated', { from: 'public', to: 'share_link' }],
+    ]);
   });
 
   it('sets and removes a hostname (our extension: GitBook has no writable hostname), unique across the instance', async () => {
@@ -347,6 +382,12 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
     expect(taken.body.error.message).toBe('The hostname "docs.acme.test" is already used by another site.');
     const cleared = await update(world.admin.token, mine.id, { hostname: null });
     expect(cleared.body.hostname).toBeUndefined();
+    expect((await eventsOf(mine.id)).map(({ action, payload }) => [action, payload.hostname, payload.changed])).toEqual([
+      ['site_hostname_removed', 'docs.acme.test', undefined],
+      ['site_hostname_set', { from: null, to: 'docs.acme.test' }, undefined],
+      ['site_updated', undefined, { title: { from: 'Built site', to: 'Same host' } }],
+    ]);
+    expect(await eventsOf(theirs.id)).toEqual([]);
     expect((await update(world.outsider.token, theirs.id, { hostname: 'docs.acme.test' }, world.outsiderOrganizationId)).status).toBe(200);
     await t.prisma.organization.update({ where: { id: acme }, data: { customHostname: 'help.acme.test' } });
     expect((await update(world.admin.token, mine.id, { hostname: 'help.acme.test' })).status).toBe(409);
@@ -439,6 +480,20 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
       inReference.id,
     ]);
     await expectBadRequest(update(world.creator.token, sectioned.id, { defaultSiteSpace: inGuides.id }), 'defaultSiteSpace');
+    // The same defaults again change nothing, and record nothing; a section's default site space is recorded as the site's.
+    expect((await update(world.creator.token, sectioned.id, { defaultSiteSpace: inReference.id })).status).toBe(200);
+    const events = await eventsOf(sectioned.id);
+    expect(events).toHaveLength(2);
+    expect(events.map(({ action, payload }) => [action, payload.changed, payload.section])).toEqual(
+      expect.arrayContaining([
+        ['site_updated', { defaultSiteSpace: { from: null, to: alsoInGuides.id } }, guides.id],
+        [
+          'site_updated',
+          { defaultSiteSection: { from: null, to: reference.id }, defaultSiteSpace: { from: null, to: inReference.id } },
+          reference.id,
+        ],
+      ]),
+    );
   });
 
   it('lets creators change content settings, and only admins where and to whom the site is served', async () => {
@@ -455,6 +510,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
     expect((await t.request('PATCH', sitePath(acme, site.id), { body: { title: 'Anonymous' } })).status).toBe(401);
     const row = await t.prisma.site.findUniqueOrThrow({ where: { id: site.id } });
     expect([row.title, row.visibility, row.hostname, row.proxy]).toEqual(['By a creator', 'public', null, null]);
+    expect((await eventsOf(site.id)).map(({ action, actorId }) => [action, actorId])).toEqual([['site_updated', world.creator.userId]]);
   });
 });
 
@@ -484,6 +540,13 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/publish and /unpublish',
     expect(unpublished.data.urls.published).toBeUndefined();
     const row = await t.prisma.site.findUniqueOrThrow({ where: { id: site.id } });
     expect([row.title, row.hostname, row.visibility]).toEqual(['Going live', 'live.acme.test', 'share_link']);
+    // Publishing a published site is no change: one site_published.
+    expect((await eventsOf(site.id)).map(({ action }) => action)).toEqual([
+      'site_hostname_set',
+      'site_published',
+      'site_unpublished',
+      'site_visibility_updated',
+    ]);
   });
 
   it('is for admins of the site (403 for creators), 404 for guests and outsiders', async () => {
@@ -495,6 +558,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/publish and /unpublish',
       expect((await t.request('POST', sitePath(acme, site.id, `/${action}`))).status).toBe(401);
     }
     expect((await t.prisma.site.findUniqueOrThrow({ where: { id: site.id } })).published).toBe(false);
+    expect(await eventsOf(site.id)).toEqual([]);
   });
 });
 
@@ -506,6 +570,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}', () => {
     expect((await t.request('DELETE', sitePath(acme, site.id), { token: world.creator.token })).status).toBe(403);
     expect((await t.request('DELETE', sitePath(acme, site.id), { token: world.outsider.token })).status).toBe(404);
     expect((await t.request('DELETE', sitePath(acme, site.id))).status).toBe(401);
+    expect(await eventsOf(site.id)).toEqual([]);
 
     const res = await gitbookClient('0202', t.url, world.admin.token).orgs.deleteSiteById(acme, site.id);
     expect(res.status).toBe(205);
@@ -515,5 +580,8 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}', () => {
     expect(await t.prisma.siteSection.count({ where: { siteId: site.id } })).toBe(0);
     expect(await t.prisma.space.findUnique({ where: { id: space.id } })).not.toBeNull();
     expect((await t.request('DELETE', sitePath(acme, site.id), { token: world.admin.token })).status).toBe(404);
+    expect(await eventsOf(site.id)).toEqual([
+      { action: 'site_deleted', organizationId: acme, actorId: world.admin.userId, payload: expect.any(Object) },
+    ]);
   });
 });

@@ -370,8 +370,21 @@ describe('DELETE, restore and purge', () => {
     expect((await t.request('DELETE', `/v1/spaces/${recent.id}`, { token: alice.token })).status).toBe(205);
     t.clock.advanceDays(6);
 
-    const removed = await purgeDeletedSpaces(t.prisma, t.clock.now());
+    const removed = await purgeDeletedSpaces(t.app.services);
     expect(removed).toBeGreaterThanOrEqual(1);
+    // Recorded by the system, in the space's organization; the event outlives the space.
+    const purged = await t.prisma.auditEvent.findMany({ where: { targetId: { in: [old.id, recent.id] }, action: 'space_purged' } });
+    expect(purged).toMatchObject([
+      {
+        organizationId: acme,
+        actorType: 'system',
+        actorId: 'system',
+        source: 'workflow',
+        targetType: 'space',
+        targetLabel: 'Old',
+        spaceId: old.id,
+      },
+    ]);
     expect(await t.prisma.space.findUnique({ where: { id: old.id } })).toBeNull();
     expect(await t.prisma.revision.count({ where: { spaceId: old.id } })).toBe(0);
     const kept = await t.prisma.space.findUnique({ where: { id: recent.id } });
@@ -379,7 +392,8 @@ describe('DELETE, restore and purge', () => {
     expect((await t.request('GET', `/v1/spaces/${old.id}`, { token: alice.token })).status).toBe(404);
 
     // Idempotent, and the kept one can still be restored.
-    expect(await purgeDeletedSpaces(t.prisma, t.clock.now())).toBe(0);
+    expect(await purgeDeletedSpaces(t.app.services)).toBe(0);
+    expect(await t.prisma.auditEvent.count({ where: { targetId: { in: [old.id, recent.id] }, action: 'space_purged' } })).toBe(1);
     expect((await t.request('POST', `/v1/spaces/${recent.id}/restore`, { token: alice.token })).status).toBe(200);
   });
 });

@@ -82,6 +82,8 @@ export interface TestAppOptions {
   jobs?: number;
   /** Tasks its worker runs besides the product's (src/tasks.ts). */
   tasks?: readonly AnyTask[];
+  /** The instance secret (random unless given): another process on the same database opens its sealed values with it. */
+  secret?: Buffer;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -93,7 +95,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = createApp({
     config,
     databaseUrl,
-    secret: randomBytes(32),
+    secret: options.secret ?? randomBytes(32),
     clock,
     logger: options.logger,
   });

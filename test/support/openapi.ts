@@ -233,6 +233,14 @@ export function operationIdOf(version: SpecVersion, method: string, path: string
   return typeof operationId === 'string' ? operationId : undefined;
 }
 
+/** True when some operation of the spec has this operationId. */
+export function operationIdExists(version: SpecVersion, operationId: string): boolean {
+  const { doc } = loadSpec(version);
+  return Object.values(doc.paths).some((operations) =>
+    Object.values(operations as Record<string, { operationId?: unknown }>).some((operation) => operation?.operationId === operationId),
+  );
+}
+
 function truncate(value: unknown, max = 200): string {
   let text: string;
   try {

@@ -1,7 +1,7 @@
 // A world of restricted objects for the access tests: an organization whose admin made, through the API, spaces and
 // collections some members may not see (restricted, or granted to one guest), with content, change requests,
 // comments, import runs, a site publishing the open and the restricted spaces, and the organization's own secrets (share
-// link, SAML provider, invite link, installation, job). Titles and bodies of what is restricted carry LEAK words, so that a test
+// link, SAML provider, webhook, invite link, installation, job). Titles and bodies of what is restricted carry LEAK words, so that a test
 // can look for them in any answer.
 import { newId } from '../../src/kernel/ids.js';
 import { refreshEffectiveLevels } from '../../src/kernel/permissions.js';
@@ -112,7 +112,7 @@ export async function buildRestrictedWorld(t: TestApp) {
   ).id as string;
   await ok('GET', `${sitePath}/publishing/auth`);
 
-  // The organization's own: a team, a custom field, an OpenAPI spec, a SAML provider, an invite link, an integration.
+  // The organization's own: a team, a custom field, an OpenAPI spec, a SAML provider, a webhook, an invite link, an integration.
   const team = (await ok('PUT', `${base}/teams`, { title: 'LEAKteam', members: [world.admin.userId] })).id as string;
   const secretReviews = [await reviewOf(secretChangeRequests[1], 'LEAKreview')];
   const openReviews = [await reviewOf(openChangeRequests[1], 'Open review')];
@@ -146,6 +146,9 @@ export async function buildRestrictedWorld(t: TestApp) {
   const secretImportRun = await importRun(secretSpace, secretChangeRequests[1], 'https://leak.example/LEAKimport');
   const openImportRun = await importRun(openSpace, openChangeRequests[1], 'https://open.example/docs');
   const saml = (await ok('POST', `${base}/saml`, { label: 'LEAKsaml' })).id as string;
+  const webhook = (
+    await ok('POST', `${base}/webhooks`, { url: 'https://leak.example/LEAKwebhook', events: ['*'], description: 'LEAKwebhook' })
+  ).id as string;
   const invite = (await ok('POST', `${base}/link-invites`, { role: 'read' })).id as string;
   const integrationName = 'leak-integration';
   await ok('POST', `/v1/integrations/${integrationName}`, manifest(org, { title: 'Published', visibility: 'public' }));
@@ -191,6 +194,7 @@ export async function buildRestrictedWorld(t: TestApp) {
     secretImportRun,
     openImportRun,
     saml,
+    webhook,
     invite,
     integrationName,
     installation,

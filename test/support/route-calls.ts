@@ -2,6 +2,7 @@
 // body. The statement budgets (test/performance/statement-budgets.test.ts) count each call's statements; the
 // robustness sweep (test/api/robustness.test.ts) sends each route's real path bodies of the wrong shape. A domain adds
 // the calls of its routes in test/<domain>/budgets.ts.
+import { auditBudgets } from '../audit/budgets.js';
 import { changeRequestReviewsBudgets } from '../change-request-reviews/budgets.js';
 import { changeRequestsBudgets } from '../change-requests/budgets.js';
 import { commentsBudgets } from '../comments/budgets.js';
@@ -22,6 +23,7 @@ import { siteRedirectBudgets } from '../site-redirects/budgets.js';
 import { siteStructureBudgets } from '../site-structure/budgets.js';
 import { sitesBudgets } from '../sites/budgets.js';
 import { ssoBudgets } from '../sso/budgets.js';
+import { webhooksBudgets } from '../webhooks/budgets.js';
 import type { Person, TestApp } from './app.js';
 import type { BudgetCall, DomainBudgets } from './budgets.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace, buildUser } from './factories.js';
@@ -47,6 +49,8 @@ export const domains: DomainBudgets[] = [
   integrationsBudgets,
   gitSyncBudgets,
   openAPIBudgets,
+  auditBudgets,
+  webhooksBudgets,
 ];
 
 /** The admin who makes every call, and the call of each route by route key (`METHOD /path/:param`). */
@@ -101,6 +105,7 @@ export async function buildRouteCalls(t: TestApp): Promise<{ admin: Person; call
       body: { role: 'edit' },
     },
     'DELETE /v1/orgs/:organizationId/members/:userId': { path: `/v1/orgs/${organizationId}/members/${leaver.userId}` },
+    'POST /v1/orgs/:organizationId/ping': { path: `/v1/orgs/${organizationId}/ping` },
     'GET /v1/orgs/:organizationId/teams': { path: `/v1/orgs/${organizationId}/teams` },
     'GET /v1/orgs/:organizationId/members/:userId/teams': { path: `/v1/orgs/${organizationId}/members/${colleague.userId}/teams` },
     'PUT /v1/orgs/:organizationId/teams': {

@@ -1,0 +1,3 @@
+import './types.js';
+
+export { auditRest } from './routes.js';

@@ -1,0 +1,4 @@
+import './types.js';
+import './mutations.js';
+
+export { webhookRest } from './routes.js';
