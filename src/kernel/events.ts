@@ -61,6 +61,12 @@ export interface EventRecorder {
 
 type Tx = { $executeRaw(query: Prisma.Sql): Prisma.PrismaPromise<number> };
 
+/**
+ * JSON.stringify's replacer that makes text well-formed: a lone surrogate (which a text column receives as U+FFFD,
+ * encoded by Node) would be written `\ud800`, which jsonb refuses.
+ */
+const wellFormed = (_key: string, value: unknown) => (typeof value === 'string' ? value.replace(/\p{Cs}/gu, '\uFFFD') : value);
+
 /** The system, as a job's or the admin command line's actor. */
 export const systemActor = (source: 'workflow' | 'script'): Actor => ({ type: 'system', id: 'system', source });
 
@@ -97,7 +103,7 @@ export async function recordEvents(db: Tx, recorder: EventRecorder, events: read
                               "targetLabel", "spaceId", payload, "occurredAt")
     SELECT r.id, r."organizationId", r.action, r."actorType", r."actorId", ${label}, r.source, r."targetType", r."targetId",
            r."targetLabel", r."spaceId", r.payload, r."occurredAt"
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id text, "organizationId" text, action text, "actorType" text,
+      FROM jsonb_to_recordset(${JSON.stringify(rows, wellFormed)}::jsonb) AS r(id text, "organizationId" text, action text, "actorType" text,
            "actorId" text, source text, "targetType" text, "targetId" text, "targetLabel" text, "spaceId" text, payload jsonb,
            "occurredAt" timestamptz)`;
   // A user who changes something in an organization has visited it: their `lastSeenAt` rides in the same statement.

@@ -42,6 +42,14 @@ describe('events', () => {
     });
   });
 
+  it('records text that is not well-formed as the column keeps it (a lone surrogate becomes U+FFFD)', async () => {
+    const space = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Plain' });
+    const res = await t.request('PATCH', `/v1/spaces/${space.id}`, { token: world.admin.token, body: { title: 'Half \ud800' } });
+    expect(res.status, res.text).toBe(200);
+    const [event] = await eventsOf(space.id);
+    expect(event.payload).toMatchObject({ changed: { title: { from: 'Plain', to: 'Half \uFFFD' } } });
+  });
+
   it('records nothing for a refused change, nor for one that changes nothing', async () => {
     const space = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Same' });
     expect((await t.request('PATCH', `/v1/spaces/${space.id}`, { token: world.reader.token, body: { title: 'X' } })).status).toBe(403);
