@@ -183,7 +183,6 @@ export function createContext(services: Services, viewer: Viewer, origin: Reques
     ...services,
     viewer,
     actor: { type: 'user', id: viewer.userId, source: 'api', tokenId: viewer.tokenId, ...origin },
-    recorded: { count: 0 },
     loaders: new Map(),
     membership: new DataLoader(async (organizationIds) => {
       const rows = await services.sql<Membership & { organizationId: string }>(

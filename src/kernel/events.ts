@@ -37,8 +37,8 @@ export interface ChangeEvent {
 }
 
 /**
- * A part of recordEvents' statement that follows the events it inserts: a common table expression reading `recorded`
- * (the inserted AuditEvent rows), and whether its rows must be counted for it to run (a data-modifying CTE runs anyway).
+ * A part of recordEvents' statement that follows the events it inserts: a data-modifying common table expression
+ * reading `recorded` (the inserted AuditEvent rows); PostgreSQL runs it whether or not the statement reads it.
  */
 export interface EventHook {
   with: Prisma.Sql;
@@ -51,12 +51,11 @@ declare module './context.js' {
   }
 }
 
-/** What records events: the actor, the time, the hooks, and a count of what it recorded (the request's, the job's). */
+/** What records events: the actor, the time, and the hooks (a request's context, a job's recorder). */
 export interface EventRecorder {
   actor: Actor;
   clock: Clock;
   eventHooks: readonly EventHook[];
-  recorded: { count: number };
 }
 
 type Tx = { $executeRaw(query: Prisma.Sql): Prisma.PrismaPromise<number> };
@@ -119,7 +118,6 @@ export async function recordEvents(db: Tx, recorder: EventRecorder, events: read
       : [];
   const ctes = [...seen, ...recorder.eventHooks.map((hook) => hook.with)];
   await db.$executeRaw(ctes.length ? Prisma.sql`WITH recorded AS (${insert} RETURNING *), ${Prisma.join(ctes, ', ')} SELECT 1` : insert);
-  recorder.recorded.count += events.length;
 }
 
 /** The recorder of work without a request: a job's (actor: the system, source `workflow`), the admin command line's. */
@@ -127,7 +125,6 @@ export const recorderFor = (services: { clock: Clock; eventHooks: readonly Event
   actor,
   clock: services.clock,
   eventHooks: services.eventHooks,
-  recorded: { count: 0 },
 });
 
 /** A value as JSON holds it (dates as text, no undefined), so that a column read back compares with what was sent. */
