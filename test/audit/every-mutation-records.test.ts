@@ -5,9 +5,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../rest/route.js';
 import { auditActions } from '../../src/composition.js';
-import { restModules } from '../../src/schema.js';
+import { newId } from '../../src/kernel/ids.js';
+import { restModules, schema } from '../../src/schema.js';
 import { type Person, useApi } from '../support/app.js';
 import type { BudgetCall } from '../support/budgets.js';
+import { buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 import { buildRouteCalls } from '../support/route-calls.js';
 
 /** Routes that change nothing an audit log is for, by the issue's "Decided": each with why. These stay. */
@@ -61,6 +63,35 @@ describe('every route that changes something records it', () => {
     if (key in bookkeeping) expect(recorded, `${key} is bookkeeping (${bookkeeping[key]})`).toBe(0);
     else if (key in callsRecordingNothing) expect(recorded, `${key}: ${callsRecordingNothing[key]}`).toBe(0);
     else expect(recorded, `${key} recorded no event`).toBeGreaterThan(0);
+  });
+
+  it('reaches every mutation of the GraphQL schema through a route, but those called here', () => {
+    const mutations = Object.keys(schema.getMutationType()!.getFields());
+    const throughRoutes = new Set(
+      changing.map((route) => (route.field ? route.field.split(/[(.]/)[0] : /\{\s*(\w+)/.exec(route.operation ?? '')?.[1])),
+    );
+    expect(mutations.filter((name) => !throughRoutes.has(name))).toEqual(['removeChangeRequestRequestedTeamReviewer']);
+  });
+
+  it('records the mutation no route reaches: taking back a team’s review request (GraphQL)', async () => {
+    const { organization } = await buildOrganization(t.prisma, { owner: admin, title: 'Team reviews' });
+    const space = await buildSpace(t.prisma, { organizationId: organization.id });
+    const team = await t.prisma.team.create({ data: { id: newId(), organizationId: organization.id, title: 'Reviewers' } });
+    const author = await buildMember(t.prisma, { organizationId: organization.id, role: 'edit', user: await buildUser(t.prisma) });
+    const created = await t.request('POST', `/v1/spaces/${space.id}/change-requests`, { token: author.token, body: { subject: 'Teams' } });
+    const key = `spaceId: "${space.id}", changeRequestId: "${created.body.id}", teamId: "${team.id}"`;
+    const asked = await t.request('POST', `/v1/spaces/${space.id}/change-requests/${created.body.id}/requested-reviewers`, {
+      token: admin.token,
+      body: { users: [], teams: [team.id] },
+    });
+    expect(asked.status, asked.text).toBe(200);
+    const before = await t.prisma.auditEvent.count();
+    const res = await t.request('POST', '/graphql', {
+      token: admin.token,
+      body: { query: `mutation { removeChangeRequestRequestedTeamReviewer(${key}) }` },
+    });
+    expect(res.body, res.text).toEqual({ data: { removeChangeRequestRequestedTeamReviewer: true } });
+    expect((await t.prisma.auditEvent.count()) - before).toBeGreaterThan(0);
   });
 
   it('records only actions the registry lists, with their labels', async () => {
