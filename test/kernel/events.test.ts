@@ -4,11 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/kernel/context.js';
 import { recordEvents, recorderFor, systemActor } from '../../src/kernel/events.js';
 import { useApi } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildSpace } from '../support/factories.js';
 
 const { t, world } = useApi({ world: true });
 
-const eventsOf = (targetId: string) => t.prisma.auditEvent.findMany({ where: { targetId }, orderBy: { occurredAt: 'asc' } });
+/** The events about one target, oldest first. */
+const eventsAbout = (targetId: string) => eventsOf(t.prisma, { targetId });
 
 describe('events', () => {
   it('records a change with its actor, the request it came in, and the fields it changed', async () => {
@@ -20,7 +22,7 @@ describe('events', () => {
       headers: { 'x-request-id': requestId },
     });
     expect(res.status, res.text).toBe(200);
-    const [event] = await eventsOf(space.id);
+    const [event] = await eventsAbout(space.id);
     expect(event).toMatchObject({
       organizationId: world.organizationId,
       action: 'space_updated',
@@ -46,7 +48,7 @@ describe('events', () => {
     const space = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Plain' });
     const res = await t.request('PATCH', `/v1/spaces/${space.id}`, { token: world.admin.token, body: { title: 'Half \ud800' } });
     expect(res.status, res.text).toBe(200);
-    const [event] = await eventsOf(space.id);
+    const [event] = await eventsAbout(space.id);
     expect(event.payload).toMatchObject({ changed: { title: { from: 'Plain', to: 'Half \uFFFD' } } });
   });
 
@@ -54,7 +56,7 @@ describe('events', () => {
     const space = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Same' });
     expect((await t.request('PATCH', `/v1/spaces/${space.id}`, { token: world.reader.token, body: { title: 'X' } })).status).toBe(403);
     expect((await t.request('PATCH', `/v1/spaces/${space.id}`, { token: world.admin.token, body: { title: 'Same' } })).status).toBe(200);
-    expect(await eventsOf(space.id)).toEqual([]);
+    expect(await eventsAbout(space.id)).toEqual([]);
   });
 
   it('records nothing when the change rolls back, and keeps what commits', async () => {
@@ -66,9 +68,9 @@ describe('events', () => {
         throw new Error('the change fails after recording');
       }),
     ).rejects.toThrow('the change fails after recording');
-    expect(await eventsOf('rolled-back')).toEqual([]);
+    expect(await eventsAbout('rolled-back')).toEqual([]);
     await t.prisma.$transaction((tx) => recordEvents(tx, recorder, [{ ...event, target: { type: 'space', id: 'committed' } }]));
-    expect(await eventsOf('committed')).toEqual([
+    expect(await eventsAbout('committed')).toEqual([
       expect.objectContaining({ actorType: 'system', actorId: 'system', actorLabel: 'System', source: 'workflow', payload: {} }),
     ]);
   });
