@@ -1,6 +1,6 @@
 // A real SMTP server in the test process (smtp-server), on a free loopback port: it keeps every message it accepts,
 // parsed (mailparser), and refuses the recipients a test tells it to.
-import { createServer, type Server } from 'node:net';
+import { connect } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -48,13 +48,24 @@ export async function startMailCatcher(options: { refuse?: (recipient: string) =
   };
 }
 
-/** An SMTP_URL where nothing listens: a port taken from the system, then given back. */
+/**
+ * An SMTP_URL where nothing listens: the first port below 1024 that refuses a connection. The system never hands those
+ * out for `listen(0)`, so no other test's server can take it meanwhile (an ephemeral port given back could be, and
+ * then the mailer met a server that never greets).
+ */
 export async function closedSmtpUrl(): Promise<string> {
-  const probe: Server = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `smtp://127.0.0.1:${port}`;
+  for (let port = 1; port < 1024; port++) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+    });
+    if (refused) return `smtp://127.0.0.1:${port}`;
+  }
+  throw new Error('Every port below 1024 answers on 127.0.0.1.');
 }
 
 /** The join link's secret in an invite's text. */
