@@ -39,7 +39,7 @@ export const installationEvent = (
 ): ChangeEvent => ({
   action,
   organizationId: installation.organizationId,
-  target: { type: 'integration_installation', id: installation.id, label: integration.title },
+  target: { type: 'integration-installation', id: installation.id, label: integration.title },
   ...(spaceId && { spaceId }),
   payload: { integration: integration.name, ...(spaceId && { space: spaceId }), ...payload },
 });

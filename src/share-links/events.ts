@@ -18,6 +18,6 @@ export const shareLinkEvent = (
 ): ChangeEvent => ({
   action,
   organizationId: site.organizationId,
-  target: { type: 'share_link', id: link.id, label: link.name },
+  target: { type: 'share-link', id: link.id, label: link.name },
   payload: { site: site.id, ...payload },
 });

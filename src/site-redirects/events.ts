@@ -17,6 +17,6 @@ export const siteRedirectEvent = (
 ): ChangeEvent => ({
   action,
   organizationId: site.organizationId,
-  target: { type: 'site_redirect', id: redirect.id, label: redirect.source },
+  target: { type: 'site-redirect', id: redirect.id, label: redirect.source },
   payload: { site: site.id, ...payload },
 });

@@ -25,7 +25,7 @@ export const siteSpaceEvent = (
 ): ChangeEvent => ({
   action,
   organizationId: site.organizationId,
-  target: { type: 'site_space', id: siteSpace.id, label: siteSpace.path },
+  target: { type: 'site-space', id: siteSpace.id, label: siteSpace.path },
   spaceId: siteSpace.spaceId,
   payload: { site: site.id, space: siteSpace.spaceId, ...payload },
 });
@@ -39,6 +39,6 @@ export const siteSectionEvent = (
 ): ChangeEvent => ({
   action,
   organizationId: site.organizationId,
-  target: { type: 'site_section', id: section.id, label: section.title },
+  target: { type: 'site-section', id: section.id, label: section.title },
   payload: { site: site.id, ...payload },
 });

@@ -87,7 +87,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/share-links', () => {
         action: 'share_link_created',
         organizationId: acme,
         actorId: world.admin.userId,
-        targetType: 'share_link',
+        targetType: 'share-link',
         targetLabel: 'Partners',
       },
     ]);
