@@ -6,27 +6,15 @@ import { Prisma, type PublishingAuth as PublishingAuthRow, type Site } from '../
 import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
-import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
+import { changedFields, recordEvents } from '../kernel/events.js';
 import { type SealedFor, seal } from '../kernel/sealed.js';
 import { sites } from '../sites/access.js';
-import type { publishingAuthActions } from './events.js';
+import { siteEvent } from '../sites/events.js';
 
 export type VisitorAuthBackend = 'custom' | 'integration';
 
 /** What a site's sealed private key is bound to. */
 export const privateKeySealedFor = (siteId: string): SealedFor => ({ purpose: 'publishing-auth-key', rowId: siteId });
-
-/** An event about the site's visitor authentication (its target: the site). */
-const publishingAuthEvent = (
-  action: keyof typeof publishingAuthActions,
-  site: Pick<Site, 'id' | 'organizationId' | 'title'>,
-  payload?: Record<string, unknown>,
-): ChangeEvent => ({
-  action,
-  organizationId: site.organizationId,
-  target: { type: 'site', id: site.id, label: site.title },
-  ...(payload && { payload }),
-});
 
 /** 32 random bytes, as the text visitors' backends sign with (HS256), sealed for the site's row. */
 const sealedNewKey = (ctx: Context, siteId: string) => seal(ctx.secret, privateKeySealedFor(siteId), randomBytes(32).toString('base64url'));
@@ -98,7 +86,7 @@ export async function updatePublishingAuth(
     // Settings never read are the defaults their first read would create: the custom backend, nothing else.
     const { updatedAt: _, ...settings } = change;
     const changed = changedFields(before ?? { backend: 'custom' }, settings);
-    if (Object.keys(changed).length) await recordEvents(tx, ctx, [publishingAuthEvent('publishing_auth_updated', site, { changed })]);
+    if (Object.keys(changed).length) await recordEvents(tx, ctx, [siteEvent('publishing_auth_updated', site, { changed })]);
     return auth;
   });
 }
@@ -114,7 +102,7 @@ export async function regeneratePublishingAuth(ctx: Context, organizationId: str
       create: { siteId, privateKeyCiphertext, updatedAt },
       update: { privateKeyCiphertext, updatedAt },
     });
-    await recordEvents(tx, ctx, [publishingAuthEvent('publishing_auth_key_regenerated', site)]);
+    await recordEvents(tx, ctx, [siteEvent('publishing_auth_key_regenerated', site)]);
     return auth;
   });
 }

@@ -1,6 +1,7 @@
 // The changes of sites that record events (src/kernel/events.ts), with their labels.
 import type { Site } from '../generated/prisma/client.js';
 import type { ChangeEvent } from '../kernel/events.js';
+import type { publishingAuthActions } from '../publishing-auth/events.js';
 
 export const sitesActions = {
   site_created: 'Site created',
@@ -14,9 +15,9 @@ export const sitesActions = {
   site_deleted: 'Site deleted',
 } as const;
 
-/** An event about the site. */
+/** An event about the site: its own, and its visitor authentication's. */
 export const siteEvent = (
-  action: keyof typeof sitesActions,
+  action: keyof typeof sitesActions | keyof typeof publishingAuthActions,
   site: Pick<Site, 'id' | 'organizationId' | 'title'>,
   payload?: Record<string, unknown>,
 ): ChangeEvent => ({
