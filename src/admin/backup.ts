@@ -419,14 +419,23 @@ function assertSameTables(inBackup: Table[], inDatabase: Table[]): void {
 /** Why a restored copy's webhooks are paused. */
 export const RESTORED_WEBHOOK_REASON = 'Paused by a restore from a backup: resume it (active: true) where it should deliver.';
 
+/** Why a delivery that was pending in the backup was not sent by the restored copy. */
+export const RESTORED_DELIVERY_ERROR = 'Not sent: pending when the backup was made. Redeliver it where it should be sent.';
+
 /**
  * A restored copy starts with its webhooks paused, so that a copy (a staging instance, a test of the backup) never
- * fires at production's receivers; an admin resumes them. A backup older than webhooks has none.
+ * fires at production's receivers; an admin resumes them. The deliveries that were pending fail with the reason (the
+ * backup holds no job queue to send them; the original may have sent them since), listed for an admin to redeliver. A
+ * backup older than webhooks has none.
  */
 async function pauseWebhooks(client: pg.Client): Promise<void> {
   const { rows } = await client.query(`SELECT to_regclass('public."Webhook"') IS NOT NULL AS present`);
   if (!rows[0].present) return;
   await client.query(`UPDATE public."Webhook" SET active = false, "disabledReason" = $1 WHERE active`, [RESTORED_WEBHOOK_REASON]);
+  await client.query(
+    `UPDATE public."WebhookDelivery" SET status = 'failed', "lastError" = $1, "nextAttemptAt" = NULL WHERE status = 'pending'`,
+    [RESTORED_DELIVERY_ERROR],
+  );
 }
 
 export async function restoreDatabase(databaseUrl: string, file: string): Promise<RestoreSummary> {

@@ -9,7 +9,7 @@ const extension = { spec: 'extension' } as const;
 export const webhookRest: RestModule = {
   fragments: {
     Webhook: 'object id url events spaces active description secret disabledReason createdAt updatedAt urls',
-    WebhookDelivery: 'object id type status attempts responseStatus durationMs createdAt lastAttemptAt nextAttemptAt',
+    WebhookDelivery: 'object id type status attempts responseStatus durationMs error createdAt lastAttemptAt nextAttemptAt',
   },
   routes: [
     route(

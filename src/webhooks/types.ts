@@ -61,6 +61,10 @@ export const WebhookDelivery = builder.objectRef<WebhookDeliveryRow>('WebhookDel
     attempts: t.exposeInt('attempts'),
     responseStatus: t.exposeInt('responseStatus', { nullable: true, description: 'The status the receiver last answered.' }),
     durationMs: t.exposeInt('durationMs', { nullable: true, description: 'How long the last attempt took.' }),
+    error: t.exposeString('lastError', {
+      nullable: true,
+      description: 'Why the last attempt failed, or why none was made (the webhook inactive, the delivery restored from a backup).',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),

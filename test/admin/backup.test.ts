@@ -7,7 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type BackupSummary, backupDatabase, RESTORED_WEBHOOK_REASON, restoreDatabase } from '../../src/admin/backup.js';
+import {
+  type BackupSummary,
+  backupDatabase,
+  RESTORED_DELIVERY_ERROR,
+  RESTORED_WEBHOOK_REASON,
+  restoreDatabase,
+} from '../../src/admin/backup.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -378,7 +384,8 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
       occurredAt: new Date('2026-11-27T00:00:00.001Z'),
     },
   });
-  // Inactive already: a restore pauses the active ones (its own test), which would make this copy differ.
+  // Inactive already, and its delivery sent: a restore pauses the active ones and fails pending deliveries (its own
+  // test), which would make this copy differ.
   const webhook = await prisma.webhook.create({
     data: {
       id: newId(),
@@ -393,7 +400,15 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
     },
   });
   await prisma.webhookDelivery.create({
-    data: { id: newId(), webhookId: webhook.id, type: 'ping', body: { data: AWKWARD }, createdAt: new Date('2026-01-01T00:00:00.001Z') },
+    data: {
+      id: newId(),
+      webhookId: webhook.id,
+      type: 'ping',
+      body: { data: AWKWARD },
+      status: 'success',
+      attempts: 1,
+      createdAt: new Date('2026-01-01T00:00:00.001Z'),
+    },
   });
 }
 
@@ -564,7 +579,7 @@ describe('backup and restore', () => {
 });
 
 describe('a restored copy', () => {
-  it('starts with its webhooks paused, with the reason, so that it never fires at the original receivers', async () => {
+  it('starts with its webhooks paused, with the reason, and its pending deliveries failed, so that it never fires at the original receivers', async () => {
     const original = await createTestDatabase();
     scratch.push(original);
     const database = connectDatabase(original.url);
@@ -580,6 +595,9 @@ describe('a restored copy', () => {
       await database.prisma.webhook.create({
         data: { id: 'pausedHook', ...webhook, events: ['*'], active: false, disabledReason: 'Mine' },
       });
+      const delivery = { webhookId: 'activeHook', type: 'space_created', body: {}, createdAt: new Date() };
+      await database.prisma.webhookDelivery.create({ data: { id: 'pendingDelivery', ...delivery, nextAttemptAt: new Date() } });
+      await database.prisma.webhookDelivery.create({ data: { id: 'sentDelivery', ...delivery, status: 'success', attempts: 1 } });
     } finally {
       await database.close();
     }
@@ -593,6 +611,14 @@ describe('a restored copy', () => {
     expect(rows).toEqual([
       { id: 'activeHook', active: false, disabledReason: RESTORED_WEBHOOK_REASON },
       { id: 'pausedHook', active: false, disabledReason: 'Mine' },
+    ]);
+    // What was pending is not sent by the copy: it fails with the reason, for an admin to redeliver.
+    const deliveries = await withClient(target.url, (client) =>
+      client.query('SELECT id, status, "lastError", "nextAttemptAt" FROM "WebhookDelivery" ORDER BY id').then((result) => result.rows),
+    );
+    expect(deliveries).toEqual([
+      { id: 'pendingDelivery', status: 'failed', lastError: RESTORED_DELIVERY_ERROR, nextAttemptAt: null },
+      { id: 'sentDelivery', status: 'success', lastError: null, nextAttemptAt: null },
     ]);
   });
 });
