@@ -37,13 +37,13 @@ import { sitesActions } from './sites/events.js';
 import { spacesActions } from './spaces/events.js';
 import { ssoActions } from './sso/events.js';
 import { teamsActions } from './teams/events.js';
-import { webhookDeliveryHook } from './webhooks/delivery.js';
+import { creatorGoneHook, webhookDeliveryHook } from './webhooks/delivery.js';
 import { webhooksActions } from './webhooks/events.js';
 
 export const pageVersionHooks: readonly PageVersionHook[] = [searchIndexHook, pageLinksHook];
 
 /** What follows every recorded event (src/kernel/events.ts), in its statement. */
-export const eventHooks: readonly EventHook[] = [webhookDeliveryHook];
+export const eventHooks: readonly EventHook[] = [webhookDeliveryHook, creatorGoneHook];
 
 /** Every action the product records, with its label: the domains' own lists (src/<domain>/events.ts), merged. */
 export const auditActions: Readonly<Record<string, string>> = {

@@ -41,8 +41,14 @@ export interface ChangeEvent {
  * reading `recorded` (the inserted AuditEvent rows); PostgreSQL runs it whether or not the statement reads it.
  */
 export interface EventHook {
+  /** The actions whose events it follows; absent: every event. A statement that records none of them leaves it out. */
+  actions?: readonly string[];
   with: Prisma.Sql;
 }
+
+/** AuditEvent's columns in the order recordEvents inserts them: for a hook that records what it did. */
+export const auditEventColumns = Prisma.sql`id, "organizationId", action, "actorType", "actorId", "actorLabel", source, "targetType",
+  "targetId", "targetLabel", "spaceId", payload, "occurredAt"`;
 
 declare module './context.js' {
   interface Services {
@@ -98,8 +104,7 @@ export async function recordEvents(db: Tx, recorder: EventRecorder, events: read
   }));
   const label = actor.type === 'user' ? Prisma.sql`(SELECT u."displayName" FROM "User" u WHERE u.id = ${actor.id})` : Prisma.sql`'System'`;
   const insert = Prisma.sql`
-    INSERT INTO "AuditEvent" (id, "organizationId", action, "actorType", "actorId", "actorLabel", source, "targetType", "targetId",
-                              "targetLabel", "spaceId", payload, "occurredAt")
+    INSERT INTO "AuditEvent" (${auditEventColumns})
     SELECT r.id, r."organizationId", r.action, r."actorType", r."actorId", ${label}, r.source, r."targetType", r."targetId",
            r."targetLabel", r."spaceId", r.payload, r."occurredAt"
       FROM jsonb_to_recordset(${JSON.stringify(rows, wellFormed)}::jsonb) AS r(id text, "organizationId" text, action text, "actorType" text,
@@ -116,7 +121,8 @@ export async function recordEvents(db: Tx, recorder: EventRecorder, events: read
           )})`,
         ]
       : [];
-  const ctes = [...seen, ...recorder.eventHooks.map((hook) => hook.with)];
+  const hooks = recorder.eventHooks.filter((hook) => !hook.actions || events.some((event) => hook.actions?.includes(event.action)));
+  const ctes = [...seen, ...hooks.map((hook) => hook.with)];
   await db.$executeRaw(ctes.length ? Prisma.sql`WITH recorded AS (${insert} RETURNING *), ${Prisma.join(ctes, ', ')} SELECT 1` : insert);
 }
 

@@ -14,13 +14,13 @@
 // WEBHOOK_TIMEOUT_SECONDS. 2xx succeeds. 5xx, 408, 429, a timeout or a connection failure is retried after the next
 // wait of WEBHOOK_RETRY_SCHEDULE; any other answer, a refused address, or the schedule's end fails the delivery for
 // good. WEBHOOK_FAILURES_TO_DISABLE deliveries failed for good in a row disable the webhook, with its reason and a
-// webhook_disabled event. The creator is checked at each attempt: one who left the organization or lost the admin
-// role disables the webhook too.
+// webhook_disabled event. A creator who leaves the organization or loses the admin role disables their webhooks in
+// that change's own statement (creatorGoneHook); each attempt checks the creator again.
 import { Webhook as Signer } from 'standardwebhooks';
 import { Prisma } from '../generated/prisma/client.js';
 import { defineTask, enqueue, enqueueingEach } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
-import { type EventHook, recordEvents, recorderFor, systemActor } from '../kernel/events.js';
+import { auditEventColumns, type EventHook, recordEvents, recorderFor, systemActor } from '../kernel/events.js';
 import { FetchError } from '../kernel/fetcher.js';
 import { unseal } from '../kernel/sealed.js';
 
@@ -82,14 +82,44 @@ export const webhookDeliveryTask = defineTask<DeliveryPayload>({
     if (delivery?.status !== 'pending') return;
     if (!delivery.active) return settle(services, delivery, { kind: 'skipped', error: 'The webhook is not active.' }, 0);
     if (!delivery.creatorIsAdmin) {
-      const reason = 'Its creator is no longer an admin of the organization.';
-      return settle(services, delivery, { kind: 'skipped', error: reason, disable: reason }, 0);
+      return settle(services, delivery, { kind: 'skipped', error: CREATOR_GONE, disable: CREATOR_GONE }, 0);
     }
     const started = Date.now();
     const outcome = await attempt(services, delivery);
     await settle(services, delivery, outcome, Date.now() - started);
   },
 });
+
+/** Why a webhook whose creator left the organization, or is no admin of it any more, was disabled. */
+const CREATOR_GONE = 'Its creator is no longer an admin of the organization.';
+
+/**
+ * The event hook that disables the webhooks of a member who left or lost the admin role (the member's own change is an
+ * earlier statement of the transaction, which this one sees), recording a webhook_disabled event for each, by the
+ * change's actor and with its request's details.
+ */
+export const creatorGoneHook: EventHook = {
+  actions: ['member_removed', 'member_role_updated'],
+  with: Prisma.sql`
+    creator_gone AS (
+      UPDATE "Webhook" w SET active = false, "disabledReason" = ${CREATOR_GONE}
+        FROM recorded r
+       WHERE r.action IN ('member_removed', 'member_role_updated') AND r."targetType" = 'user'
+         AND w."organizationId" = r."organizationId" AND w."createdById" = r."targetId" AND w.active
+         AND NOT EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = w."organizationId" AND m."userId" = w."createdById"
+                            AND m.role = 'admin' AND NOT m.disabled)
+      RETURNING w.id, w.url, w."organizationId", r."actorType", r."actorId", r."actorLabel", r.source, r.payload, r."occurredAt"
+    ),
+    creator_gone_recorded AS (
+      INSERT INTO "AuditEvent" (${auditEventColumns})
+      SELECT gen_random_uuid()::text, g."organizationId", 'webhook_disabled', g."actorType", g."actorId", g."actorLabel", g.source,
+             'webhook', g.id, g.url, NULL, jsonb_build_object('reason', ${CREATOR_GONE}::text)
+               || jsonb_strip_nulls(jsonb_build_object('requestId', g.payload->'requestId', 'tokenId', g.payload->'tokenId',
+                                                       'clientAddress', g.payload->'clientAddress')),
+             g."occurredAt"
+        FROM creator_gone g
+    )`,
+};
 
 /** The rows the hook's deliveries are enqueued from, each in its webhook's queue (queueOf's name, in SQL). */
 const enqueued = (deliveries: string) =>

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Person, startTestApp, type TestApp, useApi } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildMember, buildSpace, buildUser } from '../support/factories.js';
 import { expectMatchesDocument } from '../support/openapi.js';
 import { until } from '../support/until.js';
@@ -350,6 +351,35 @@ describe("what a webhook's receiver may see", () => {
     expect(hook.received).toHaveLength(0);
     const webhook = await t.request('GET', `/v1/orgs/${world.organizationId}/webhooks/${id}`, { token: world.admin.token });
     expect(webhook.body).toMatchObject({ active: false, disabledReason: 'Its creator is no longer an admin of the organization.' });
+  });
+});
+
+describe("a webhook's creator", () => {
+  it('who loses the admin role or leaves disables their webhooks in that change, recorded by whoever made it', async () => {
+    const creators = [
+      await buildMember(t.prisma, { organizationId: world.organizationId, role: 'admin', user: await buildUser(t.prisma) }),
+      await buildMember(t.prisma, { organizationId: world.organizationId, role: 'admin', user: await buildUser(t.prisma) }),
+    ];
+    const hooks: { id: string }[] = [];
+    // Subscribed to what the test does not do: no delivery reaches the receiver after it.
+    for (const creator of creators) hooks.push(await createWebhook(t, creator, world.organizationId, { events: ['space_created'] }));
+    const kept = await createWebhook(t, world.admin, world.organizationId, { events: ['space_created'] });
+    const members = `/v1/orgs/${world.organizationId}/members`;
+    const demotion = await t.request('PATCH', `${members}/${creators[0].userId}`, { token: world.admin.token, body: { role: 'edit' } });
+    expect(demotion.status).toBe(200);
+    const removal = await t.request('DELETE', `${members}/${creators[1].userId}`, { token: world.admin.token });
+    expect(removal.status).toBe(204);
+    for (const { id } of hooks) {
+      const webhook = await t.request('GET', `/v1/orgs/${world.organizationId}/webhooks/${id}`, { token: world.admin.token });
+      expect(webhook.body).toMatchObject({ active: false, disabledReason: 'Its creator is no longer an admin of the organization.' });
+      const [disabled] = await eventsOf(t.prisma, { targetId: id }, 'webhook_disabled');
+      expect(disabled).toMatchObject({ actorType: 'user', actorId: world.admin.userId, source: 'api', targetType: 'webhook' });
+      expect(disabled.payload).toMatchObject({ reason: 'Its creator is no longer an admin of the organization.' });
+    }
+    const untouched = await t.request('GET', `/v1/orgs/${world.organizationId}/webhooks/${kept.id}`, { token: world.admin.token });
+    expect(untouched.body).toMatchObject({ active: true });
+    expect(untouched.body.disabledReason).toBeUndefined();
+    await t.request('DELETE', `/v1/orgs/${world.organizationId}/webhooks/${kept.id}`, { token: world.admin.token });
   });
 });
 
