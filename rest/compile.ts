@@ -24,6 +24,7 @@ import {
 } from 'graphql';
 import { type IntegerRange, integerRangeOf } from '../src/kernel/validation.js';
 import { documentBodyLimit } from './body.js';
+import { withETag } from './etags.js';
 import { operationFromFieldPath, pathParameters } from './field-paths.js';
 import { Fragments, fieldNode, selectionSet } from './fragments.js';
 import { type AlternateStatusPlan, alternateOf, Planner, planAt } from './planning.js';
@@ -56,6 +57,8 @@ export interface CompiledRoute {
   alternateStatus?: AlternateStatusPlan;
   /** The largest request body the route reads, in bytes: its operation's (body.ts). */
   bodyLimit: number;
+  /** Whether the body carries its object's tag (etags.ts), answered as the ETag header. */
+  tagged: boolean;
 }
 
 function sourceOf(name: string, pathParams: readonly string[]): VariableSource {
@@ -122,6 +125,8 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
       operation = operations[0];
       bodyPath = definition.body!.split('.').filter(Boolean);
     }
+    const withTag = definition.emptyObject ? undefined : withETag(schema, operation, bodyPath);
+    if (withTag) operation = withTag;
     const bare: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation] };
     const document = withTypeKeys(schema, { kind: Kind.DOCUMENT, definitions: [operation, ...fragments.usedBy(bare)] });
     const errors = validate(schema, document);
@@ -165,7 +170,7 @@ export function compileRoute(schema: GraphQLSchema, fragments: Fragments, defini
             return made(context, variableValues);
           });
     const bodyLimit = documentBodyLimit(schema, document);
-    return { definition, document, run, variables, bodyPath, plan, write: jsonWriter(plan), alternateStatus, bodyLimit };
+    return { definition, document, run, variables, bodyPath, plan, write: jsonWriter(plan), alternateStatus, bodyLimit, tagged: !!withTag };
   } catch (error) {
     throw new Error(`Route ${where} (${definition.name}): ${(error as Error).message}`);
   }

@@ -8,6 +8,7 @@ import type { Context as KoaContext, Middleware } from 'koa';
 import { answerTooLarge, BodyTooLarge, hasBody, readBody, refuseAnnounced } from './body.js';
 import type { CompiledRoute } from './compile.js';
 import { headersOf, RestError, statusOf } from './errors.js';
+import { ETAG_KEY, ifMatchOf, noneMatchNames } from './etags.js';
 import { fromRest, isList, queryValue } from './input.js';
 import type { RouteDefinition } from './route.js';
 
@@ -16,8 +17,11 @@ const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 export interface RestOptions {
   /** The routes, compiled at start-up (compileRoutes). */
   routes: readonly CompiledRoute[];
-  /** The GraphQL context of one request; throws (with an HTTP status) when the caller is not authenticated. */
-  createContext(request: KoaContext): Promise<unknown>;
+  /**
+   * The GraphQL context of one request, given the tags of its If-Match for the writes to check (etags.ts); throws
+   * (with an HTTP status) when the caller is not authenticated.
+   */
+  createContext(request: KoaContext, preconditions: { ifMatch?: readonly string[] }): Promise<unknown>;
   /** Ids that can exist; a path id outside it is not found without running anything. */
   idPattern: RegExp;
 }
@@ -97,7 +101,7 @@ export function restMiddleware(options: RestOptions): Middleware {
   }
 
   async function run(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
-    const context = await options.createContext(ctx);
+    const context = await options.createContext(ctx, { ifMatch: ifMatchOf(ctx.get('if-match')) });
     const result = await route.run(context, await variablesOf(ctx, route, params));
     if (result.errors?.length) {
       const [first] = result.errors;
@@ -106,6 +110,14 @@ export function restMiddleware(options: RestOptions): Middleware {
       throw first;
     }
     const body = route.bodyPath.reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], result.data);
+    const tag = route.tagged ? (body as Record<string, string> | null)?.[ETAG_KEY] : undefined;
+    if (tag !== undefined) {
+      ctx.set('ETag', `"${tag}"`);
+      if (route.definition.method === 'GET' && noneMatchNames(ctx.get('if-none-match'), tag)) {
+        ctx.status = 304;
+        return;
+      }
+    }
     const preference = route.definition.returnPreference ? /\breturn=(minimal|representation)\b/.exec(ctx.get('prefer'))?.[1] : undefined;
     if (preference) ctx.set('Preference-Applied', `return=${preference}`);
     const status = preference === 'minimal' ? 204 : statusOfResult(route, result.data);

@@ -15,6 +15,7 @@ import {
   Kind,
   type SelectionSetNode,
 } from 'graphql';
+import { ETAG_KEY } from './etags.js';
 import { alternateKeys } from './field-paths.js';
 import type { RouteDefinition, Status } from './route.js';
 import { enumSpellings } from './spellings.js';
@@ -83,7 +84,7 @@ export class Planner {
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
-        if (key !== TYPE_KEY && !seen.has(key)) {
+        if (key !== TYPE_KEY && key !== ETAG_KEY && !seen.has(key)) {
           seen.add(key);
           out.push(selection);
         }

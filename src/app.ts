@@ -81,8 +81,16 @@ export function createApp(options: AppOptions): App {
       cors({
         // Only the configured origins get CORS headers; any other origin's browser is refused by the browser itself.
         origin: (ctx) => (corsOrigins.includes('*') ? '*' : corsOrigins.includes(ctx.get('origin')) ? ctx.get('origin') : ''),
-        allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-        exposeHeaders: ['X-Request-Id', 'Location', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+        allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match'],
+        exposeHeaders: [
+          'X-Request-Id',
+          'Location',
+          'ETag',
+          'Retry-After',
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+        ],
         maxAge: 600,
       }),
     );
@@ -116,7 +124,8 @@ export function createApp(options: AppOptions): App {
   koa.use(
     restMiddleware({
       routes,
-      createContext: contextOf,
+      // A copy of the request's context that carries the REST request's If-Match (src/kernel/etags.ts).
+      createContext: async (ctx, preconditions) => ({ ...(await contextOf(ctx)), ...preconditions }),
       idPattern: ID_PATTERN,
     }),
   );

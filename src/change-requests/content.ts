@@ -8,6 +8,7 @@ import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
 import { authorize, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context, Services } from '../kernel/context.js';
 import { badRequest, conflict } from '../kernel/errors.js';
+import { assertIfMatch, type Preconditions } from '../kernel/etags.js';
 import { recordEvents } from '../kernel/events.js';
 import { FetchError } from '../kernel/fetcher.js';
 import { rules } from '../kernel/validation.js';
@@ -155,10 +156,11 @@ export async function updateChangeRequestContent(
 /**
  * Applies the changes to the change request's content as one revision by `authorId`, whose right to was checked by
  * the caller (a request, or the background job of an import run). `within` runs the caller's own statements in the
- * transaction, after the write: what it throws undoes the write.
+ * transaction, after the write: what it throws undoes the write. A request's If-Match names the revision it read: the
+ * change request's current one, or the write is refused (412).
  */
 export async function writeChangeRequestContent(
-  ctx: Services,
+  ctx: Services & Preconditions,
   { spaceId, changeRequestId, authorId }: { spaceId: string; changeRequestId: string; authorId: string },
   changes: ContentChange[],
   within?: (tx: Tx, update: ContentUpdate) => Promise<void>,
@@ -176,6 +178,7 @@ export async function writeChangeRequestContent(
     const [space] = await tx.$queryRaw<{ editMode: string | null }[]>`SELECT "editMode" FROM "Space" WHERE id = ${spaceId}`;
     if (space.editMode === 'locked') throw conflict('The space is locked: set its editMode to live to change its content.');
     const changeRequest = await lockedChangeRequest(tx, changeRequestId);
+    assertIfMatch(ctx, 'Change request', changeRequest.revisionId);
     const sql = sqlOf(tx);
     const [current] = await tx.$queryRaw<Revision[]>`SELECT * FROM "Revision" WHERE id = ${changeRequest.revisionId}`;
     const now = ctx.clock.now();

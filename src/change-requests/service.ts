@@ -7,6 +7,7 @@ import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { invalidInput } from '../kernel/validation.js';
@@ -232,6 +233,7 @@ export async function updateChangeRequest(
     if (!changes) return current;
     const json = (value: unknown) => (value == null ? null : JSON.stringify(value));
     const updated = await ctx.prisma.$transaction(async (tx) => {
+      await lockIfMatch(tx, ctx, 'ChangeRequest', current.id, 'Change request');
       const [row] = await tx.$queryRaw<ChangeRequest[]>`
         UPDATE "ChangeRequest"
            SET subject = coalesce(${update.subject ?? null}, subject),

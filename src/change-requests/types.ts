@@ -8,6 +8,7 @@ import { ChangeRequestStatus } from '../generated/prisma/enums.js';
 import { authorize } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import { type Context, viewerMembershipSql } from '../kernel/context.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource, OrderColumn } from '../kernel/lists.js';
 import { visibleToViewerSql } from '../kernel/permissions.js';
@@ -64,6 +65,7 @@ export const ChangeRequest = builder.objectRef<ChangeRequestRow>('ChangeRequest'
   fields: (t) => ({
     object: t.string({ resolve: () => 'change-request' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     number: t.exposeInt('number', { description: 'Incremental identifier within the space, from 1.' }),
     status: t.expose('status', { type: ChangeRequestStatusEnum }),
     subject: t.exposeString('subject'),

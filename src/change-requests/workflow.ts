@@ -9,6 +9,7 @@ import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
 import { authorize, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
+import { assertIfMatch, tagOf } from '../kernel/etags.js';
 import { recordEvents } from '../kernel/events.js';
 import { type MergeConflict, mergeIntoMain, updateFromMain } from '../revisions/merge.js';
 import { changeRequests } from './access.js';
@@ -57,6 +58,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
   return ctx.prisma.$transaction(async (tx) => {
     const space = await lockedSpace(tx, spaceId);
     const changeRequest = await lockedChangeRequest(tx, found.id);
+    assertIfMatch(ctx, 'Change request', tagOf(changeRequest));
     await enforceMergeRules(sqlOf(tx), changeRequest, ctx.viewer.userId);
     const [main, theirs] = [await revision(tx, space.revisionId), await revision(tx, changeRequest.revisionId)];
     const outcome = await mergeIntoMain(tx, sqlOf(tx), ctx.pageVersionHooks, main, theirs, ctx.viewer.userId);
@@ -85,6 +87,7 @@ export async function updateFromSpace(ctx: Context, spaceId: string, idOrNumber:
   const target = (await rowOf(ctx, spaces, spaceId))!;
   return ctx.prisma.$transaction(async (tx) => {
     const changeRequest = await lockedChangeRequest(tx, found.id);
+    assertIfMatch(ctx, 'Change request', tagOf(changeRequest));
     const [space] = await tx.$queryRaw<{ revisionId: string }[]>`SELECT "revisionId" FROM "Space" WHERE id = ${spaceId}`;
     const [ours, main] = [await revision(tx, changeRequest.revisionId), await revision(tx, space.revisionId)];
     const outcome = await updateFromMain(tx, sqlOf(tx), ctx.pageVersionHooks, ours, main, ctx.viewer.userId);

@@ -6,6 +6,7 @@ import { collectionSubtree, creationParent, type MoveContent, moveTarget, positi
 import { authorize, authorizeSubtree, collections } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { refreshEffectiveLevels } from '../kernel/permissions.js';
@@ -48,6 +49,7 @@ export async function createCollection(ctx: Context, organizationId: string, inp
 export async function updateCollection(ctx: Context, id: string, input: CollectionChange): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Collection', id);
     await tx.collection.update({
       where: { id },
       data: {
@@ -77,6 +79,7 @@ export async function updateCollection(ctx: Context, id: string, input: Collecti
 export async function deleteCollection(ctx: Context, id: string): Promise<void> {
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Collection', id);
     const { collectionIds, spaceIds } = await authorizeSubtree(tx, ctx, id, 'admin');
     const deleted = await tx.$queryRaw<{ id: string; title: string }[]>`
       UPDATE "Space" SET "deletedAt" = ${ctx.clock.now()} WHERE id = ANY(${spaceIds}::text[]) AND "deletedAt" IS NULL RETURNING id, title`;
@@ -100,6 +103,7 @@ export async function moveCollection(ctx: Context, id: string, input: MoveConten
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   const parentId = await moveTarget(ctx, collection, input.parent);
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Collection', id);
     if (parentId && (await collectionSubtree(tx, id)).includes(parentId)) {
       throw badRequest('Invalid "parent": a collection cannot be moved into itself or one of its descendants.');
     }
@@ -115,6 +119,7 @@ export async function transferCollection(ctx: Context, id: string, input: Collec
   const { row: collection } = await authorize(ctx, collections, id, 'admin');
   await authorizeTransfer(ctx, collection.organizationId, input.organization);
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Collection', id);
     const { collectionIds, spaceIds } = await authorizeSubtree(tx, ctx, id, 'admin');
     const position = await positionFor(tx, input.organization, null, id);
     await tx.collection.update({ where: { id }, data: { parentId: null, position } });

@@ -3,6 +3,7 @@ import { type Collection as CollectionRow, Prisma } from '../generated/prisma/cl
 import { authorize, collections, contentLevelAnnotation } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { policies, visibleToViewerSql } from '../kernel/permissions.js';
@@ -20,6 +21,7 @@ export const Collection = builder.prismaObject('Collection', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'collection' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     title: t.exposeString('title'),
     description: t.exposeString('description', { nullable: true }),
     organizationId: t.exposeID('organizationId', { description: 'Id of the owning organization.' }),

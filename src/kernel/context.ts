@@ -6,6 +6,7 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail.js';
 import { unauthorized } from './errors.js';
+import type { Preconditions } from './etags.js';
 import type { EventRecorder } from './events.js';
 import type { Fetcher } from './fetcher.js';
 import { API_TOKEN_SHAPE, hashToken } from './ids.js';
@@ -72,7 +73,7 @@ export interface Services {
   secret: Buffer;
 }
 
-export interface Context extends Services, EventRecorder {
+export interface Context extends Services, EventRecorder, Preconditions {
   viewer: Viewer;
   /** The viewer's membership per organization id (undefined: not a member). One query per batch. */
   membership: DataLoader<string, Membership | undefined>;

@@ -8,6 +8,7 @@ import { PageType, RevisionType } from '../generated/prisma/enums.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
+import { etagField } from '../kernel/etags.js';
 import { listArgs, listOf } from '../kernel/list-fields.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { appUrl } from '../kernel/urls.js';
@@ -317,6 +318,8 @@ export const Revision = builder.objectRef<RevisionContent>('Revision').implement
   fields: (t) => ({
     object: t.string({ resolve: () => 'revision' }),
     id: t.id({ resolve: ({ revision }) => revision.id }),
+    // A revision never changes: its id is its tag, the one a content write's If-Match names (README, "No lost updates").
+    etag: t.string(etagField(({ revision }: RevisionContent) => revision.id)),
     parents: t.stringList({ description: 'Ids of the revisions it follows.', resolve: ({ revision }) => revision.parents }),
     type: t.field({ type: RevisionTypeEnum, resolve: ({ revision }) => revision.type }),
     createdAt: t.field({ type: 'DateTime', resolve: ({ revision }) => revision.createdAt }),

@@ -5,6 +5,7 @@ import { Prisma, type Revision, type Site as SiteRow } from '../generated/prisma
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, isUniqueViolation } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { visibleToViewerSql } from '../kernel/permissions.js';
@@ -308,8 +309,10 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
   if (!Object.keys(data).length && !sectionId && !claiming) return site;
   const events = siteChangeEvents(site, change, { ...next, sectionId, sectionDefault });
   try {
-    if (!sectionId && !claiming && !events.length) return await ctx.prisma.site.update({ where: { id: siteId }, data });
+    // A lone UPDATE needs no transaction, unless If-Match is checked with it.
+    if (!sectionId && !claiming && !events.length && !ctx.ifMatch) return await ctx.prisma.site.update({ where: { id: siteId }, data });
     return await ctx.prisma.$transaction(async (tx) => {
+      await lockIfMatch(tx, ctx, 'Site', siteId);
       const addresses = claiming ? await claimAddresses(tx, ctx, site, next) : {};
       const updated = await tx.site.update({ where: { id: siteId }, data: { ...data, ...addresses } });
       if (sectionId) {
@@ -333,6 +336,7 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
 export async function deleteSite(ctx: Context, organizationId: string, siteId: string): Promise<void> {
   const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Site', siteId);
     if (site.proxy) await releaseProxyHost(tx, site.organizationId, proxyHost(site.proxy), site.id);
     await tx.site.deleteMany({ where: { id: siteId } });
     await recordEvents(tx, ctx, [siteEvent('site_deleted', site)]);

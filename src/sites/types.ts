@@ -5,6 +5,7 @@ import { Prisma, type Site as SiteRow } from '../generated/prisma/client.js';
 import { authorize, authorizeRow, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { ApiError } from '../kernel/errors.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { atLeast, policies, visibleToViewerSql } from '../kernel/permissions.js';
@@ -109,6 +110,7 @@ export const Site = builder.prismaObject('Site', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'site' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     type: t.expose('type', { type: SiteTypeEnum }),
     appliedType: t.expose('type', {
       type: SiteTypeEnum,

@@ -7,6 +7,7 @@ import type { Prisma, Space } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, collections, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { refreshEffectiveLevels } from '../kernel/permissions.js';
@@ -76,6 +77,7 @@ export async function updateSpace(ctx: Context, id: string, input: SpaceChange):
   const settings = input.defaultLevel !== undefined || input.editMode != null || input.mergeRules != null;
   const { row: space } = await authorize(ctx, spaces, id, settings ? 'admin' : 'edit');
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Space', id);
     await tx.space.update({
       where: { id },
       data: {
@@ -108,6 +110,7 @@ export async function deleteSpace(ctx: Context, id: string): Promise<void> {
   const { row: space } = await authorize(ctx, spaces, id, 'admin', { allowDeleted: true });
   if (space.deletedAt) return;
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Space', id);
     await tx.space.update({ where: { id }, data: { deletedAt: ctx.clock.now() }, select: { id: true } });
     await recordEvents(tx, ctx, [spaceEvent('space_deleted', space)]);
   });
@@ -168,6 +171,7 @@ export async function moveSpace(ctx: Context, id: string, input: MoveContent): P
   const { row: space } = await authorize(ctx, spaces, id, 'admin');
   const parentId = await moveTarget(ctx, space, input.parent);
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Space', id);
     const position = await positionFor(tx, space.organizationId, parentId, id, input.position);
     await tx.space.update({ where: { id }, data: { parentId, position, visibility: visibilityUnder(parentId, space.visibility) } });
     await refreshEffectiveLevels(tx, space.organizationId);
@@ -190,6 +194,7 @@ export async function transferSpace(ctx: Context, id: string, input: SpaceTransf
       ).row
     : null;
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Space', id);
     const parentId = parent?.id ?? null;
     const position = await positionFor(tx, input.organization, parentId, id);
     await tx.space.update({ where: { id }, data: { parentId, position, visibility: visibilityUnder(parentId, space.visibility) } });

@@ -4,6 +4,7 @@ import { Prisma, type Space as SpaceRow } from '../generated/prisma/client.js';
 import { authorize, contentLevelAnnotation, spaces } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { policies, visibleToViewerSql } from '../kernel/permissions.js';
@@ -70,6 +71,7 @@ export const Space = builder.prismaObject('Space', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'space' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     title: t.exposeString('title'),
     emoji: t.exposeString('emoji'),
     visibility: t.expose('visibility', { type: SpaceVisibilityEnum }),

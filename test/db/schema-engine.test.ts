@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { migrationsDir, readMigrations } from '../../src/db/migrations.js';
-import { diffMigrationsToSchema, withoutCheckConstraints, withoutComments } from '../../src/db/schema-engine.js';
+import { diffMigrationsToSchema, withoutCheckConstraints, withoutComments, withoutTriggers } from '../../src/db/schema-engine.js';
 import { createTestDatabase } from '../support/database.js';
 
 it('removes line and block comments, and keeps what is quoted', () => {
@@ -29,6 +29,20 @@ it('removes hand-written CHECK constraints, and nothing else', () => {
     'ALTER TABLE "Grant" ADD CONSTRAINT "Grant_fkey" FOREIGN KEY ("a") REFERENCES "A"("id");',
   ].join('\n');
   expect(withoutCheckConstraints(sql)).toBe(` \n${sql.split('\n')[1]}`);
+});
+
+it('removes hand-written trigger functions and triggers, and nothing else', () => {
+  const sql = [
+    'CREATE FUNCTION "bump"() RETURNS trigger LANGUAGE plpgsql AS $$',
+    'BEGIN',
+    '  NEW.v := OLD.v + 1;',
+    '  RETURN NEW;',
+    'END',
+    '$$;',
+    'ALTER TABLE "T" ADD COLUMN "v" INTEGER NOT NULL DEFAULT 1;',
+    `CREATE TRIGGER "T_v" BEFORE UPDATE ON "T" FOR EACH ROW EXECUTE FUNCTION "bump"('a', 'b');`,
+  ].join('\n');
+  expect(withoutTriggers(sql)).toBe(' \nALTER TABLE "T" ADD COLUMN "v" INTEGER NOT NULL DEFAULT 1;\n ');
 });
 
 it('diffs migrations whose comments hold semicolons, and which create CHECK constraints', async () => {

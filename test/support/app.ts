@@ -10,6 +10,7 @@ import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { applyMigrations } from '../../src/db/migrations.js';
+import { getDatamodel } from '../../src/generated/pothos-prisma-types.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { type AnyTask, startWorker } from '../../src/jobs/queue.js';
 import type { Clock } from '../../src/kernel/context.js';
@@ -201,7 +202,9 @@ export function useUpgradedApi(suffix: string, { fill, beforeStart }: UpgradeOpt
   beforeAll(async () => {
     upgraded = await createDatabaseBefore(suffix);
     database = connectDatabase(upgraded.url);
+    const lent = await lendLaterColumns(database);
     await fill(database, upgraded.url);
+    await lent.takeBack();
     await applyMigrations(upgraded.url);
     app = await startTestApp({ ...(await beforeStart?.(database)), databaseUrl: upgraded.url });
   }, 60_000);
@@ -211,6 +214,40 @@ export function useUpgradedApi(suffix: string, { fill, beforeStart }: UpgradeOpt
     await upgraded?.drop();
   });
   return { t: late('The test app', () => app), database: late('The database', () => database) };
+}
+
+const SQL_TYPES: Record<string, string> = {
+  Int: 'integer',
+  BigInt: 'bigint',
+  Float: 'double precision',
+  String: 'text',
+  Boolean: 'boolean',
+  DateTime: 'timestamptz',
+  Json: 'jsonb',
+};
+
+/**
+ * Lends the older database, for the fill, the scalar columns today's schema has and its existing tables lack, nullable:
+ * the factories a fill uses create rows with today's client, which sends a column's static default and reads back
+ * every column. `takeBack` drops them before the upgrade, which then adds them its own way.
+ */
+async function lendLaterColumns(database: Database): Promise<{ takeBack(): Promise<void> }> {
+  const { rows } = await database.pool.query<{ table: string; column: string }>(
+    'SELECT table_name AS table, column_name AS column FROM information_schema.columns WHERE table_schema = current_schema()',
+  );
+  const tables = new Set(rows.map((row) => row.table));
+  const present = new Set(rows.map((row) => `${row.table}.${row.column}`));
+  const lent = Object.entries(getDatamodel().datamodel.models).flatMap(([table, { fields }]) =>
+    tables.has(table)
+      ? fields
+          .filter((field) => SQL_TYPES[field.type] && !present.has(`${table}.${field.name}`))
+          .map((field) => ({ table, column: field.name, type: `${SQL_TYPES[field.type]}${field.isList ? '[]' : ''}` }))
+      : [],
+  );
+  const alter = (clause: (column: (typeof lent)[number]) => string) =>
+    Promise.all(lent.map((column) => database.pool.query(`ALTER TABLE "${column.table}" ${clause(column)}`)));
+  await alter(({ column, type }) => `ADD COLUMN "${column}" ${type}`);
+  return { takeBack: async () => void (await alter(({ column }) => `DROP COLUMN "${column}"`)) };
 }
 
 export interface WalkOptions extends RequestOptions {
