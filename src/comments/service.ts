@@ -9,6 +9,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { authorize, authorizeRow, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, notFound } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import type { ActionOf, Level, policies } from '../kernel/permissions.js';
@@ -246,6 +247,7 @@ export async function updateComment(ctx: Context, location: CommentLocation, com
         : Prisma.sql`status = status`;
   const edit = body ? Prisma.sql`, body = ${JSON.stringify(body)}::jsonb, "editedAt" = ${now}` : Prisma.empty;
   const updated = await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Comment', commentId);
     for (const write of [...reactionWrites(ctx, tx, 'CommentReaction', commentId, change), ...mentions(tx)]) await write;
     const [row] = await tx.$queryRaw<Comment[]>`UPDATE "Comment" SET ${resolution} ${edit} WHERE id = ${commentId} RETURNING *`;
     if (!row) throw notFound('Comment');
@@ -267,6 +269,7 @@ export async function deleteComment(ctx: Context, location: CommentLocation, com
   const { comment, space } = await commentIn(ctx, location, commentId, 'comment');
   await authorizeRow(ctx, comments, comment, 'delete');
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Comment', commentId);
     await tx.$executeRaw`DELETE FROM "Comment" WHERE id = ${commentId}`;
     await recordEvents(tx, ctx, [commentEvent('comment_deleted', space, comment)]);
   });

@@ -15,6 +15,7 @@ import { CommentStatus } from '../generated/prisma/enums.js';
 import { authorize, contentLevelAnnotation, organizations, spaces } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { type Level, policies, visibleToViewerSql } from '../kernel/permissions.js';
@@ -171,6 +172,7 @@ export const Comment = builder.objectRef<CommentRow>('Comment').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'comment' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     postedBy: t.field({ type: User, resolve: (comment, _args, ctx) => batchedRowById<UserRow>(ctx, 'User', comment.postedById) }),
     postedAt: t.expose('postedAt', { type: 'DateTime' }),
     editedAt: t.expose('editedAt', { type: 'DateTime', nullable: true }),

@@ -8,6 +8,7 @@ import type { CustomFieldType } from '../generated/prisma/enums.js';
 import { authorize, forbidden, organizations, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../kernel/errors.js';
+import { assertIfMatch, lockIfMatch, tagOf } from '../kernel/etags.js';
 import { changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { allows, policies } from '../kernel/permissions.js';
@@ -90,6 +91,7 @@ export async function updateCustomField(
     options,
   });
   const updated = await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'CustomField', field.id, customFields.kind);
     const row = await tx.customField.update({ where: { id: field.id }, data });
     // Keeps each value's remaining options in their order.
     if (removed.length) {
@@ -115,6 +117,8 @@ export async function deleteCustomField(ctx: Context, organizationId: string, na
     const [deleted] = await tx.$queryRaw<CustomFieldRow[]>`
       DELETE FROM "CustomField" WHERE "organizationId" = ${organizationId} AND name = ${name} RETURNING *`;
     if (!deleted) throw notFound(customFields.kind);
+    // The DELETE holds the row: a stale If-Match undoes it.
+    assertIfMatch(ctx, customFields.kind, tagOf(deleted));
     await recordEvents(tx, ctx, [customFieldEvent('custom_field_deleted', deleted)]);
   });
 }

@@ -7,6 +7,7 @@ import type { CustomFieldType } from '../generated/prisma/enums.js';
 import { authorize } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { loaderFor } from '../kernel/context.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
@@ -41,6 +42,7 @@ export const CustomField = builder.objectRef<CustomFieldRow>('CustomField').impl
   fields: (t) => ({
     object: t.string({ resolve: () => 'custom-field' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     name: t.exposeString('name', { description: 'Unique in the organization: 1 to 50 lowercase letters, digits, "_" or "-".' }),
     // GitBook's spec requires these three as strings: an unset one is empty.
     title: t.string({ description: 'At most 100 characters; empty when unset.', resolve: (field) => field.title ?? '' }),

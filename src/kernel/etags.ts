@@ -48,13 +48,22 @@ type Tx = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
 /**
  * Locks the row of `table` with this id in the write's transaction and checks If-Match against its tag: a concurrent
- * writer waits for this transaction, then finds the version it changed. One statement, only when If-Match is sent.
+ * writer waits for this transaction, then finds the version it changed. One statement, only when If-Match is sent. No
+ * row, no check: the write finds nothing either, and answers 404 as without If-Match.
  */
-export async function lockIfMatch(tx: Tx, ctx: Preconditions, table: string, id: string, kind = table): Promise<void> {
-  if (!ctx.ifMatch) return;
-  const [row] = await tx.$queryRaw<{ rowVersion: number }[]>(
-    Prisma.sql`SELECT "rowVersion" FROM ${Prisma.raw(`"${table}"`)} WHERE id = ${id} FOR UPDATE`,
+export function lockIfMatch(tx: Tx, ctx: Preconditions, table: string, id: string, kind = table): Promise<void> {
+  return lockIfMatchBy(
+    tx,
+    ctx,
+    kind,
+    Prisma.sql`SELECT id, "rowVersion" FROM ${Prisma.raw(`"${table}"`)} WHERE id = ${id} FOR UPDATE`,
+    tagOf,
   );
-  if (!row) throw preconditionFailed(kind);
-  assertIfMatch(ctx, kind, rowTag(id, row.rowVersion));
+}
+
+/** lockIfMatch for a row without an id of its own: `select` reads it FOR UPDATE, `tag` is its tag. */
+export async function lockIfMatchBy<Row>(tx: Tx, ctx: Preconditions, kind: string, select: Prisma.Sql, tag: (row: Row) => string) {
+  if (!ctx.ifMatch) return;
+  const [row] = await tx.$queryRaw<Row[]>(select);
+  if (row) assertIfMatch(ctx, kind, tag(row));
 }

@@ -2,8 +2,13 @@
 // there (policies.member): members with a role see every member, a guest only themselves.
 import { type Member, Prisma } from '../generated/prisma/client.js';
 import { childResource, organizations } from '../kernel/authorize.js';
+import { rowTag } from '../kernel/etags.js';
 import type { OrderColumn } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
+
+/** A membership has no id of its own: its user and when they joined tell it from a later one of the same user. */
+export const memberTag = (member: Pick<Member, 'userId' | 'joinedAt' | 'rowVersion'>) =>
+  rowTag(`${member.userId}.${member.joinedAt.getTime()}`, member.rowVersion);
 
 export const members = childResource<Member, typeof policies.member, { id: string }>(organizations, {
   kind: 'Member',

@@ -5,8 +5,9 @@ import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
+import { lockIfMatchBy } from '../kernel/etags.js';
 import { type ChangeEvent, recordEvents } from '../kernel/events.js';
-import { members } from './access.js';
+import { members, memberTag } from './access.js';
 
 type Transaction = Prisma.TransactionClient;
 
@@ -41,6 +42,13 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
   const { row: member } = await authorize(ctx, members, { id: userId, parent: organizationId }, 'admin');
   if (role === undefined || role === member.role) return;
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatchBy(
+      tx,
+      ctx,
+      'Member',
+      Prisma.sql`SELECT "userId", "joinedAt", "rowVersion" FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId} FOR UPDATE`,
+      memberTag,
+    );
     if (member.role === 'admin') await keepAnAdmin(tx, organizationId, userId);
     const [updated] = await tx.$queryRaw<{ displayName: string }[]>`
       UPDATE "Member" SET role = ${role}::"MemberRole" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId}
@@ -71,6 +79,13 @@ export async function setMemberSSO(ctx: Context, organizationId: string, userId:
 export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<void> {
   const { row: member } = await authorize(ctx, members, { id: userId, parent: organizationId }, 'remove');
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatchBy(
+      tx,
+      ctx,
+      'Member',
+      Prisma.sql`SELECT "userId", "joinedAt", "rowVersion" FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId} FOR UPDATE`,
+      memberTag,
+    );
     if (member.role === 'admin') await keepAnAdmin(tx, organizationId, userId);
     await tx.contentGrant.deleteMany({ where: { organizationId, userId } });
     const [removed] = await tx.$queryRaw<{ displayName: string }[]>`

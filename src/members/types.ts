@@ -8,12 +8,13 @@ import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, restEnum } from '../kernel/builder.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
+import { etagField } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { Organization } from '../organizations/types.js';
 import { User } from '../users/types.js';
-import { byMemberName, members } from './access.js';
+import { byMemberName, members, memberTag } from './access.js';
 
 interface MemberCounts {
   teams: number;
@@ -41,6 +42,7 @@ export const Member = builder.objectRef<MemberRow>('Member').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'member' }),
     id: t.id({ description: 'The user’s id.', resolve: (member) => member.userId }),
+    etag: t.string(etagField(memberTag)),
     role: t.field({
       type: MemberRoleEnum,
       nullable: true,

@@ -4,6 +4,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
 import { conflict } from '../kernel/errors.js';
+import { assertIfMatch, preconditionFailed, tagOf } from '../kernel/etags.js';
 import { recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { checkSpecAction } from './access.js';
@@ -24,10 +25,19 @@ interface Written {
 
 /**
  * Runs the write (a statement returning the spec's id, organization and whether it created it), enqueues a run,
- * records the creation or the new source, and reads the spec back; undefined when the write wrote nothing.
+ * records the creation or the new source, and reads the spec back; undefined when the write wrote nothing. `before`
+ * runs first in the transaction.
  */
-async function writeAndProcess<Spec>(ctx: Context, slug: string, source: Source, write: Prisma.Sql, read: ReadSpec<Spec>) {
+async function writeAndProcess<Spec>(
+  ctx: Context,
+  slug: string,
+  source: Source,
+  write: Prisma.Sql,
+  read: ReadSpec<Spec>,
+  before?: (tx: Tx) => Promise<void>,
+) {
   return ctx.prisma.$transaction(async (tx) => {
+    await before?.(tx);
     const [written] = await tx.$queryRaw<Written[]>(write);
     if (!written) return undefined;
     await tx.$queryRaw(Prisma.sql`WITH ${enqueueingProcess(written, ctx.viewer.userId, Prisma.sql`TRUE`)}`);
@@ -73,6 +83,15 @@ export async function putOpenAPISpec<Spec>(ctx: Context, organizationId: string,
             "updatedAt" = excluded."updatedAt"
       RETURNING id, "organizationId", (xmax = 0) AS created`,
     read,
+    // If-Match names the spec the client read: one replaced since, or none at all, is a 412 (RFC 9110 §13.1.1).
+    async (tx) => {
+      if (!ctx.ifMatch) return;
+      const [current] = await tx.$queryRaw<{ id: string; rowVersion: number }[]>(
+        Prisma.sql`SELECT id, "rowVersion" FROM "OpenAPISpec" WHERE "organizationId" = ${organizationId} AND slug = ${slug} FOR UPDATE`,
+      );
+      if (!current) throw preconditionFailed('OpenAPI specification');
+      assertIfMatch(ctx, 'OpenAPI specification', tagOf(current));
+    },
   );
   return written!;
 }
@@ -81,10 +100,12 @@ export async function putOpenAPISpec<Spec>(ctx: Context, organizationId: string,
 export async function deleteOpenAPISpec(ctx: Context, organizationId: string, slug: string): Promise<boolean> {
   await checkSpecAction(ctx, organizationId, 'delete');
   return ctx.prisma.$transaction(async (tx) => {
-    const [deleted] = await tx.$queryRaw<{ id: string }[]>(
-      Prisma.sql`DELETE FROM "OpenAPISpec" WHERE "organizationId" = ${organizationId} AND slug = ${slug} RETURNING id`,
+    const [deleted] = await tx.$queryRaw<{ id: string; rowVersion: number }[]>(
+      Prisma.sql`DELETE FROM "OpenAPISpec" WHERE "organizationId" = ${organizationId} AND slug = ${slug} RETURNING id, "rowVersion"`,
     );
     if (!deleted) return false;
+    // The DELETE holds the row: a stale If-Match undoes it.
+    assertIfMatch(ctx, 'OpenAPI specification', tagOf(deleted));
     await recordEvents(tx, ctx, [openAPISpecEvent('openapi_spec_deleted', { id: deleted.id, organizationId, slug })]);
     return true;
   });

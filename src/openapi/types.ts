@@ -6,6 +6,7 @@ import { Prisma, type OpenAPISpec as SpecRow, type OpenAPISpecVersion as Version
 import { OpenAPIProcessErrorCode, OpenAPIProcessingState } from '../generated/prisma/enums.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { ApiError, notFound } from '../kernel/errors.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
@@ -67,6 +68,7 @@ export const OpenAPISpec = builder.prismaObject('OpenAPISpec', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'openapi-spec' }),
     id: t.exposeID('id'),
+    etag: t.string({ select: { rowVersion: true }, ...etagField(tagOf) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     slug: t.exposeString('slug', { description: 'Its name in URLs: lowercase letters and digits with single hyphens between them.' }),

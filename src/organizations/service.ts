@@ -5,6 +5,7 @@ import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, isUniqueViolation } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { changedFields, type EventRecorder, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import type { OrganizationChange } from './inputs.js';
@@ -45,6 +46,7 @@ export async function updateOrganization(ctx: Context, id: string, input: Organi
   } as const;
   try {
     await ctx.prisma.$transaction(async (tx) => {
+      await lockIfMatch(tx, ctx, 'Organization', id);
       const before = await tx.organization.findUniqueOrThrow({ where: { id }, select: settings });
       const after = await tx.organization.update({ where: { id }, data, select: settings });
       const changed = changedFields(before, after);

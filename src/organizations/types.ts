@@ -7,6 +7,7 @@ import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/
 import { type Context, loaderFor, memberSeenSql, viewerMembershipSql, viewerMembershipsSql } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { notFound } from '../kernel/errors.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { type Membership, policies } from '../kernel/permissions.js';
@@ -38,6 +39,7 @@ export const Organization = builder.prismaObject('Organization', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'organization' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     title: t.exposeString('title'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     emailDomains: t.exposeStringList('emailDomains'),

@@ -3,6 +3,7 @@ import type { ShareLink as ShareLinkRow } from '../generated/prisma/client.js';
 import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { sites } from '../sites/access.js';
@@ -32,6 +33,7 @@ export async function updateShareLink(
   const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
   const data = { ...(input.name != null && { name: input.name }), ...(input.active != null && { active: input.active }) };
   return ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'ShareLink', shareLinkId, 'Share link');
     const before = await tx.shareLink.findFirst({ where: { id: shareLinkId, siteId }, select: { name: true, active: true } });
     if (!before) throw notFound('Share link');
     const link = await tx.shareLink.update({ where: { id: shareLinkId }, data });
@@ -44,6 +46,7 @@ export async function updateShareLink(
 export async function deleteShareLink(ctx: Context, organizationId: string, siteId: string, shareLinkId: string): Promise<void> {
   const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'admin');
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'ShareLink', shareLinkId, 'Share link');
     const [link] = await tx.$queryRaw<Pick<ShareLinkRow, 'id' | 'name'>[]>`
       DELETE FROM "ShareLink" WHERE id = ${shareLinkId} AND "siteId" = ${siteId} RETURNING id, name`;
     if (!link) throw notFound('Share link');

@@ -7,6 +7,7 @@ import { authorizeRow, can, childResource, rowOf } from '../kernel/authorize.js'
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { hashToken } from '../kernel/ids.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
@@ -55,6 +56,7 @@ export const ShareLink = builder.objectRef<ShareLinkRow>('ShareLink').implement(
   fields: (t) => ({
     object: t.string({ resolve: () => 'share-link' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     name: t.exposeString('name', { description: 'At most 50 characters.' }),
     active: t.exposeBoolean('active', { description: 'A deactivated link opens nothing, from the next request on.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

@@ -5,6 +5,7 @@ import { Prisma, type Site, type SiteRedirect as SiteRedirectRow } from '../gene
 import { authorize } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { conflict, isUniqueViolation, notFound } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { activeShareLink } from '../share-links/keys.js';
@@ -88,6 +89,7 @@ export async function updateSiteRedirect(
   }
   try {
     return await ctx.prisma.$transaction(async (tx) => {
+      await lockIfMatch(tx, ctx, 'SiteRedirect', siteRedirectId, 'Site redirect');
       const before = await tx.siteRedirect.findFirst({ where: { id: siteRedirectId, siteId } });
       if (!before) throw notFound('Site redirect');
       const updated = await tx.siteRedirect.update({ where: { id: siteRedirectId }, data: { ...data, updatedAt: ctx.clock.now() } });
@@ -105,6 +107,7 @@ export async function updateSiteRedirect(
 export async function deleteSiteRedirect(ctx: Context, organizationId: string, siteId: string, siteRedirectId: string): Promise<void> {
   const { row: site } = await authorize(ctx, sites, { id: siteId, parent: organizationId }, 'edit');
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'SiteRedirect', siteRedirectId, 'Site redirect');
     const [redirect] = await tx.$queryRaw<Pick<SiteRedirectRow, 'id' | 'source'>[]>`
       DELETE FROM "SiteRedirect" WHERE id = ${siteRedirectId} AND "siteId" = ${siteId} RETURNING id, source`;
     if (!redirect) throw notFound('Site redirect');

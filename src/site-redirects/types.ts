@@ -6,6 +6,7 @@ import type { SiteRedirect as SiteRedirectRow, Site as SiteRow } from '../genera
 import { Prisma } from '../generated/prisma/client.js';
 import { childResource } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource, type OrderColumn } from '../kernel/lists.js';
 import { policies } from '../kernel/permissions.js';
@@ -71,6 +72,7 @@ export const SiteRedirect = builder.objectRef<SiteRedirectRow>('SiteRedirect').i
   fields: (t) => ({
     object: t.string({ resolve: () => 'site-redirect' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     source: t.exposeString('source', { description: 'The path redirected; a trailing `*` or `/*` makes it a prefix (wildcard).' }),
     destination: t.field({ type: SiteRedirectDestination, resolve: (redirect) => redirect.destination as Destination }),
     draft: t.exposeBoolean('draft', { description: 'A draft redirect is not live: lookups ignore it.' }),

@@ -7,6 +7,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { authorize, authorizeReference, spaces } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { sites } from '../sites/access.js';
@@ -195,6 +196,7 @@ export async function updateSiteSpace(
   if (input.spaceId) await authorizeReference(ctx, spaces, { id: input.spaceId, field: 'spaceId', organizationId }, 'view');
   return ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
+    await lockIfMatch(tx, ctx, 'SiteSpace', row.id, 'Site space');
     if (input.path && input.path !== row.path) {
       const [taken] = await tx.$queryRaw<{ id: string }[]>`
         SELECT id FROM "SiteSpace"
@@ -220,6 +222,7 @@ export async function deleteSiteSpace(ctx: Context, organizationId: string, site
   const row = await siteSpaceOf(ctx, siteId, siteSpaceId);
   await ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
+    await lockIfMatch(tx, ctx, 'SiteSpace', row.id, 'Site space');
     const next = successor(await siteSpaceSiblings(tx, siteId, row.sectionId), row.id);
     await tx.$executeRaw`DELETE FROM "SiteSpace" WHERE id = ${row.id}`;
     await tx.$executeRaw`UPDATE "Site" SET "defaultSiteSpaceId" = ${next} WHERE id = ${siteId} AND "defaultSiteSpaceId" = ${row.id}`;
@@ -243,6 +246,7 @@ export async function moveSiteSpace(
   const row = await siteSpaceOf(ctx, siteId, siteSpaceId);
   return ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
+    await lockIfMatch(tx, ctx, 'SiteSpace', row.id, 'Site space');
     const siblings = (await siteSpaceSiblings(tx, siteId, row.sectionId)).filter((sibling) => sibling.id !== row.id);
     const position = await positionAmong(tx, 'SiteSpace', siblings, at);
     const moved = await tx.siteSpace.update({ where: { id: row.id }, data: { position } });
@@ -348,10 +352,12 @@ export async function updateSiteSection(
     { ...settings, defaultSiteSpace: defaultSiteSpaceId },
   );
   try {
-    if (!Object.keys(changed).length) return await ctx.prisma.siteSection.update({ where: { id: sectionId }, data });
+    // A lone UPDATE needs no transaction, unless If-Match is checked with it.
+    if (!Object.keys(changed).length && !ctx.ifMatch) return await ctx.prisma.siteSection.update({ where: { id: sectionId }, data });
     return await ctx.prisma.$transaction(async (tx) => {
+      await lockIfMatch(tx, ctx, 'SiteSection', sectionId, 'Site section');
       const updated = await tx.siteSection.update({ where: { id: sectionId }, data });
-      await recordEvents(tx, ctx, [siteSectionEvent('site_section_updated', site, updated, { changed })]);
+      if (Object.keys(changed).length) await recordEvents(tx, ctx, [siteSectionEvent('site_section_updated', site, updated, { changed })]);
       return updated;
     });
   } catch (error) {
@@ -366,6 +372,7 @@ export async function deleteSiteSection(ctx: Context, organizationId: string, si
   const section = await sectionOf(ctx, siteId, sectionId);
   await ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
+    await lockIfMatch(tx, ctx, 'SiteSection', sectionId, 'Site section');
     const next = successor(await sectionSiblings(tx, siteId), sectionId);
     await tx.$executeRaw`DELETE FROM "SiteSection" WHERE id = ${sectionId}`;
     await tx.$executeRaw`UPDATE "Site" SET "defaultSiteSectionId" = ${next} WHERE id = ${siteId} AND "defaultSiteSectionId" = ${sectionId}`;
@@ -384,6 +391,7 @@ export async function moveSiteSection(
   await sectionOf(ctx, siteId, sectionId);
   return ctx.prisma.$transaction(async (tx) => {
     await lockSite(tx, siteId);
+    await lockIfMatch(tx, ctx, 'SiteSection', sectionId, 'Site section');
     const siblings = (await sectionSiblings(tx, siteId)).filter((sibling) => sibling.id !== sectionId);
     const position = await positionAmong(tx, 'SiteSection', siblings, at);
     const moved = await tx.siteSection.update({ where: { id: sectionId }, data: { position } });

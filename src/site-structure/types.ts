@@ -13,6 +13,7 @@ import { rowOf, spaces } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
 import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListPage, ListSource } from '../kernel/lists.js';
 import { visibleToViewerSql } from '../kernel/permissions.js';
@@ -66,6 +67,7 @@ export const SiteSpace = builder.prismaObject('SiteSpace', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'site-space' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     path: t.exposeString('path', { description: 'Path of the site space below its section (or the site root).' }),
     section: t.exposeID('sectionId', { nullable: true, description: 'Id of the section it belongs to.' }),
     space: t.field({ type: Space, resolve: (row, _args, ctx) => spaceOf(ctx, row) }),
@@ -102,6 +104,7 @@ export const SiteSection = builder.prismaObject('SiteSection', {
   fields: (t) => ({
     object: t.string({ resolve: () => 'site-section' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     title: t.exposeString('title'),
     description: t.exposeString('description', { nullable: true }),
     default: t.boolean({

@@ -5,6 +5,7 @@ import type { TeamRole } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, notFound } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { teams } from './access.js';
@@ -60,12 +61,14 @@ export async function renameTeam(ctx: Context, organizationId: string, teamId: s
   const { row: team } = await authorize(ctx, teams, { id: teamId, parent: organizationId }, 'admin');
   const changed = changedFields(team, { title });
   if (!Object.keys(changed).length) return team;
-  await ctx.prisma.$transaction(async (tx) => {
-    await tx.team.update({ where: { id: teamId }, data: { title }, select: { id: true } });
-    await recordEvents(tx, ctx, [teamEvent('team_updated', { ...team, title }, { changed })]);
+  const renamed = await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Team', teamId);
+    const row = await tx.team.update({ where: { id: teamId }, data: { title } });
+    await recordEvents(tx, ctx, [teamEvent('team_updated', row, { changed })]);
+    return row;
   });
-  team.title = title;
-  return team;
+  // The row read, now as written (its new title and version): what it is annotated with (its counts) still holds.
+  return Object.assign(team, renamed);
 }
 
 /** Deletes a team with its memberships and grants (by cascade); SSO providers that added people to it stop doing so. */
@@ -73,6 +76,7 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
   await authorize(ctx, organizations, organizationId, 'admin');
   const { row: team } = await authorize(ctx, teams, { id: teamId, parent: organizationId }, 'view');
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Team', teamId);
     await tx.team.delete({ where: { id: teamId }, select: { id: true } });
     await recordEvents(tx, ctx, [teamEvent('team_deleted', team)]);
   });

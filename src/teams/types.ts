@@ -8,6 +8,7 @@ import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
 import { loaderFor } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import { containsPattern, type ListSource } from '../kernel/lists.js';
 import { permissionsOf, policies } from '../kernel/permissions.js';
@@ -38,6 +39,7 @@ export const Team = builder.objectRef<TeamRow>('Team').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'team' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     title: t.exposeString('title'),
     memberCount: t.int({
       description: 'Members of the team.',

@@ -8,6 +8,7 @@ import { enqueue } from '../jobs/queue.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
 import { badRequest, conflict, notFound } from '../kernel/errors.js';
+import { lockIfMatch } from '../kernel/etags.js';
 import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { seal } from '../kernel/sealed.js';
@@ -104,6 +105,7 @@ export async function updateWebhook(ctx: Context, organizationId: string, webhoo
   if (!Object.keys(changed).length) return webhook;
   const resumed = after.active === true && !webhook.active;
   return ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Webhook', webhookId);
     const updated = await tx.webhook.update({
       where: { id: webhookId },
       data: {
@@ -120,6 +122,7 @@ export async function updateWebhook(ctx: Context, organizationId: string, webhoo
 export async function deleteWebhook(ctx: Context, organizationId: string, webhookId: string): Promise<void> {
   const { row: webhook } = await authorize(ctx, webhooks, { id: webhookId, parent: organizationId }, 'view');
   await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Webhook', webhookId);
     // Its deliveries go by cascade; their queued jobs find no delivery and end.
     const deleted = await tx.$executeRaw`DELETE FROM "Webhook" WHERE id = ${webhookId}`;
     if (!deleted) throw notFound('Webhook');
@@ -132,6 +135,7 @@ export async function rotateWebhookSecret(ctx: Context, organizationId: string, 
   await authorize(ctx, webhooks, { id: webhookId, parent: organizationId }, 'view');
   const secret = newSecret();
   const webhook = await ctx.prisma.$transaction(async (tx) => {
+    await lockIfMatch(tx, ctx, 'Webhook', webhookId);
     const updated = await tx.webhook.update({
       where: { id: webhookId },
       data: { secret: sealedSecret(ctx, webhookId, secret), updatedAt: ctx.clock.now() },

@@ -4,6 +4,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { WebhookDeliveryStatus } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
+import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource } from '../kernel/lists.js';
 import { apiUrl } from '../kernel/urls.js';
@@ -24,6 +25,7 @@ export const Webhook = builder.objectRef<WebhookShape>('Webhook').implement({
   fields: (t) => ({
     object: t.string({ resolve: () => 'webhook' }),
     id: t.exposeID('id'),
+    etag: t.string(etagField(tagOf)),
     url: t.exposeString('url', { description: 'Where deliveries are POSTed.' }),
     events: t.exposeStringList('events', { description: 'The event types delivered, or `["*"]` for all.' }),
     spaces: t.exposeStringList('spaces', { description: 'Only events about these spaces; empty: events about any space, and the others.' }),
