@@ -121,6 +121,19 @@ describe('If-Match', () => {
     expect(events).toBe(1);
   });
 
+  it('costs one statement, only when sent; a GET pays nothing for its tag', async () => {
+    const space = await buildSpace(t.prisma, { organizationId: acme });
+    const headers = (tag?: string) => ({ token: admin.token, headers: tag ? { 'if-match': tag } : {} });
+    const read = await t.counted('GET', `/v1/spaces/${space.id}`, { token: admin.token });
+    const cached = await t.counted('GET', `/v1/spaces/${space.id}`, { token: admin.token, headers: { 'if-none-match': tagOf(read)! } });
+    expect(cached.status).toBe(304);
+    expect(cached.statements).toBe(read.statements);
+    const plain = await t.counted('PATCH', `/v1/spaces/${space.id}`, { ...headers(), body: { title: 'Plain' } });
+    const guarded = await t.counted('PATCH', `/v1/spaces/${space.id}`, { ...headers(tagOf(plain)!), body: { title: 'Guarded' } });
+    expect(guarded.status).toBe(200);
+    expect(guarded.statements).toBe(plain.statements + 1);
+  });
+
   it('guards a space delete, move and transfer', async () => {
     const space = await buildSpace(t.prisma, { organizationId: acme });
     const stale = tagOf(await get(`/v1/spaces/${space.id}`))!;
