@@ -9,6 +9,7 @@ import AccessPlugin from './access.js';
 import type { Context } from './context.js';
 import InputGuardPlugin, { MAX_DEPTH } from './input-guard.js';
 import { type Level, type Policy, permissionsOf } from './permissions.js';
+import ReadOnlyPlugin from './read-only.js';
 import { validationError } from './validation.js';
 
 export const builder = new SchemaBuilder<{
@@ -23,9 +24,10 @@ export const builder = new SchemaBuilder<{
     LargeJSON: { Input: unknown; Output: unknown };
   };
 }>({
-  // The guard runs before validation: validators never see a NUL character or an over-deep value. Access judges what
-  // every field returns, whoever resolved it.
-  plugins: [InputGuardPlugin, ValidationPlugin, PrismaPlugin, AccessPlugin],
+  // The guard runs before validation: validators never see a NUL character or an over-deep value. A read-only token's
+  // mutation is refused before both (the plugin placed after them puts its check first). Access judges what every
+  // field returns, whoever resolved it.
+  plugins: [InputGuardPlugin, ValidationPlugin, ReadOnlyPlugin, PrismaPlugin, AccessPlugin],
   defaultFieldNullability: false,
   validation: { validationError },
   prisma: {

@@ -4,7 +4,7 @@ import { type Organization as OrganizationRow, Prisma } from '../generated/prism
 import { BillingPlan, OrganizationCommunityType, OrganizationType, OrganizationUseCase } from '../generated/prisma/enums.js';
 import { authorizeRow, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
-import { type Context, loaderFor, memberSeenSql, viewerMembershipSql, viewerMembershipsSql } from '../kernel/context.js';
+import { type Context, loaderFor, memberSeenSql, membershipOf, viewerMembershipSql, viewerMembershipsSql } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { notFound } from '../kernel/errors.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
@@ -138,7 +138,7 @@ async function withMembership(ctx: Context, id: string): Promise<OrganizationRow
       FROM "Organization" o WHERE o.id = ${id}`);
   if (!found) return null;
   const { __membership, ...row } = found;
-  ctx.membership.prime(id, __membership ? { role: __membership.role, granted: __membership.granted } : undefined);
+  ctx.membership.prime(id, __membership ? membershipOf(ctx.viewer, __membership) : undefined);
   return row;
 }
 
@@ -172,8 +172,8 @@ builder.queryFields((t) => ({
         select: publicColumns,
         where: {
           emailDomains: { has: domain },
-          // A token of one organization sees no other.
-          ...(ctx.viewer.organizationId ? { id: ctx.viewer.organizationId } : {}),
+          // A token scoped to organizations sees no other.
+          ...(ctx.viewer.organizations ? { id: { in: [...ctx.viewer.organizations] } } : {}),
           ...(ownDomain ? {} : { members: { some: { userId: ctx.viewer.userId, disabled: false } } }),
         },
         orderBy: { id: 'asc' },

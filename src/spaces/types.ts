@@ -84,7 +84,12 @@ export const Space = builder.prismaObject('Space', {
     mergeRules: t.expose('mergeRules', { type: 'JSON' }),
     organizationId: t.exposeID('organizationId'),
     organization: t.relation('organization'),
-    parentId: t.exposeID('parentId', { nullable: true, description: 'Id of the parent collection.' }),
+    parentId: t.id({
+      nullable: true,
+      description: 'Id of the parent collection.',
+      // A token scoped to spaces sees no collection, so it learns of none.
+      resolve: (space, _args, ctx) => (ctx.viewer.spaces ? null : space.parentId),
+    }),
     language: t.exposeString('language', { nullable: true }),
     visitorAuth: t.field({
       type: VisitorAuth,

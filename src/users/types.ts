@@ -3,7 +3,7 @@ import { Prisma, type User as UserRow } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
 import { authorize, type Resource, rowsOfTable } from '../kernel/authorize.js';
 import { builder } from '../kernel/builder.js';
-import { viewerMembershipSql } from '../kernel/context.js';
+import { viewerMembershipSql, viewerRoleSql } from '../kernel/context.js';
 import { type Level, policies } from '../kernel/permissions.js';
 import { rowById } from '../kernel/rows.js';
 import { apiUrl } from '../kernel/urls.js';
@@ -38,7 +38,7 @@ const emailShownAnnotation = rowAnnotation<UserRow, boolean>('user e-mail shown'
     ? await ctx.sql<{ userId: string }>(Prisma.sql`
         SELECT DISTINCT theirs."userId" FROM "Member" mine
           JOIN "Member" theirs ON theirs."organizationId" = mine."organizationId"
-         WHERE ${viewerMembershipSql(ctx.viewer, 'mine')} AND mine.role IS NOT NULL AND theirs."userId" = ANY(${others}::text[])`)
+         WHERE ${viewerMembershipSql(ctx.viewer, 'mine')} AND ${viewerRoleSql(ctx.viewer, 'mine')} IS NOT NULL AND theirs."userId" = ANY(${others}::text[])`)
     : [];
   const visible = new Set([ctx.viewer.userId, ...shown.map((row) => row.userId)]);
   return rows.map((row) => visible.has(row.id));
