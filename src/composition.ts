@@ -3,7 +3,6 @@
 // job run with, which carry those hooks (`pageVersionHooks`): every write of content goes through them; the store
 // itself imports neither.
 
-import { adminActions } from './admin/events.js';
 import { changeRequestReviewsActions } from './change-request-reviews/events.js';
 import { changeRequestsActions } from './change-requests/events.js';
 import { collectionsActions } from './collections/events.js';
@@ -37,6 +36,7 @@ import { sitesActions } from './sites/events.js';
 import { spacesActions } from './spaces/events.js';
 import { ssoActions } from './sso/events.js';
 import { teamsActions } from './teams/events.js';
+import { tokensActions } from './tokens/events.js';
 import { creatorGoneHook, webhookDeliveryHook } from './webhooks/delivery.js';
 import { webhooksActions } from './webhooks/events.js';
 
@@ -47,7 +47,7 @@ export const eventHooks: readonly EventHook[] = [webhookDeliveryHook, creatorGon
 
 /** Every action the product records, with its label: the domains' own lists (src/<domain>/events.ts), merged. */
 export const auditActions: Readonly<Record<string, string>> = {
-  ...adminActions,
+  ...tokensActions,
   ...changeRequestReviewsActions,
   ...changeRequestsActions,
   ...collectionsActions,

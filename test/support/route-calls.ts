@@ -23,6 +23,7 @@ import { siteRedirectBudgets } from '../site-redirects/budgets.js';
 import { siteStructureBudgets } from '../site-structure/budgets.js';
 import { sitesBudgets } from '../sites/budgets.js';
 import { ssoBudgets } from '../sso/budgets.js';
+import { tokensBudgets } from '../tokens/budgets.js';
 import { webhooksBudgets } from '../webhooks/budgets.js';
 import type { Person, TestApp } from './app.js';
 import type { BudgetCall, DomainBudgets } from './budgets.js';
@@ -51,6 +52,7 @@ export const domains: DomainBudgets[] = [
   openAPIBudgets,
   auditBudgets,
   webhooksBudgets,
+  tokensBudgets,
 ];
 
 /** The admin who makes every call, and the call of each route by route key (`METHOD /path/:param`). */
