@@ -26,6 +26,7 @@ import { createMailer } from './mail.js';
 import { membersActions } from './members/events.js';
 import { openAPIActions } from './openapi/events.js';
 import { organizationsActions } from './organizations/events.js';
+import { instanceAdminsOf } from './organizations/instance-admins.js';
 import { publishingAuthActions } from './publishing-auth/events.js';
 import type { PageVersionHook } from './revisions/hooks.js';
 import { searchIndexHook } from './search/indexing.js';
@@ -37,6 +38,7 @@ import { spacesActions } from './spaces/events.js';
 import { ssoActions } from './sso/events.js';
 import { teamsActions } from './teams/events.js';
 import { tokensActions } from './tokens/events.js';
+import { usersActions } from './users/events.js';
 import { creatorGoneHook, webhookDeliveryHook } from './webhooks/delivery.js';
 import { webhooksActions } from './webhooks/events.js';
 
@@ -48,6 +50,7 @@ export const eventHooks: readonly EventHook[] = [webhookDeliveryHook, creatorGon
 /** Every action the product records, with its label: the domains' own lists (src/<domain>/events.ts), merged. */
 export const auditActions: Readonly<Record<string, string>> = {
   ...tokensActions,
+  ...usersActions,
   ...changeRequestReviewsActions,
   ...changeRequestsActions,
   ...collectionsActions,
@@ -96,5 +99,6 @@ export function createServices({ db, config, secret, logger, clock = systemClock
     pageVersionHooks,
     eventHooks,
     auditActions,
+    instanceAdmins: instanceAdminsOf(db.sql, config.instanceAdmins),
   };
 }

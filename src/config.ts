@@ -133,6 +133,17 @@ const Env = z.object({
     )
     .optional(),
   HOSTNAME_RECHECK_MINUTES: wholeNumber(1, 30 * 24 * 60).default(24 * 60),
+  ORGANIZATION_CREATION: z.enum(['admins', 'users'], { error: 'must be admins or users' }).default('admins'),
+  INSTANCE_ADMINS: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email({ error: 'must be comma-separated e-mail addresses' })))
+    .default([]),
 });
 
 export interface Config {
@@ -208,6 +219,10 @@ export interface Config {
   dnsServers?: string[];
   /** How often an active hostname or proxy claim has its proof checked again. */
   hostnameRecheckMinutes: number;
+  /** Who creates organizations over the API: the instance's admins only, or any user. */
+  organizationCreation: 'admins' | 'users';
+  /** The instance's admins, by e-mail: the users with these addresses when the service starts. */
+  instanceAdmins: string[];
 }
 
 /** An error of configuration: its message names the variable and what it takes, for a one-line report. */
@@ -277,6 +292,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchIdleTimeoutSeconds: e.FETCH_IDLE_TIMEOUT_SECONDS,
     dnsServers: e.DNS_SERVERS,
     hostnameRecheckMinutes: e.HOSTNAME_RECHECK_MINUTES,
+    organizationCreation: e.ORGANIZATION_CREATION,
+    instanceAdmins: e.INSTANCE_ADMINS,
   };
 }
 

@@ -61,8 +61,8 @@ export const policies = {
     installIntegration: 'admin',
   },
   collection: { view: 'read', admin: 'create', viewInviteLinks: 'create', create: 'create' },
-  /** A user is seen by themselves and by the members of the organizations they belong to. */
-  user: { view: 'guest' },
+  /** A user is seen by themselves and by the members of the organizations they belong to; changed by themselves. */
+  user: { view: 'guest', edit: { owner: 'guest' } },
   /** A team is managed (renamed, its members changed) by the organization's admins and by the team's owners. */
   team: { view: 'read', admin: 'admin' },
   teamMember: { view: 'read' },

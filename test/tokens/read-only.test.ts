@@ -15,9 +15,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { restModules, schema } from '../../src/schema.js';
 import { useApi } from '../support/app.js';
 import type { BudgetCall } from '../support/budgets.js';
-import { buildRouteCalls } from '../support/route-calls.js';
+import { buildRouteCalls, routeCallsEnv } from '../support/route-calls.js';
 
-const { t } = useApi({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
+const { t } = useApi({ env: routeCallsEnv });
 let readOnly: string;
 let calls: Record<string, BudgetCall>;
 
