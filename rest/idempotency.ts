@@ -4,8 +4,8 @@
 // and replays a kept answer; where keys are kept, and whose they are, is the service's: an `IdempotencyStore`.
 import { createHash } from 'node:crypto';
 import type { Context as KoaContext } from 'koa';
-import type { CompiledRoute } from './compile.js';
 import { RestError } from './errors.js';
+import type { RouteDefinition } from './route.js';
 
 /** What a request was answered, as its retries get it again. */
 export interface KeptAnswer {
@@ -40,8 +40,8 @@ const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 const KEPT_HEADERS = ['content-type', 'location', 'preference-applied', 'etag'];
 
 /** Whether a route's requests take a key: those that are not idempotent of themselves. */
-export const takesIdempotencyKey = ({ definition }: CompiledRoute): boolean =>
-  definition.method === 'POST' || (definition.method === 'PUT' && definition.status === 201);
+export const takesIdempotencyKey = ({ method, status }: RouteDefinition): boolean =>
+  method === 'POST' || (method === 'PUT' && status === 201);
 
 /** The request's key, when it sends one; a 400 when it is out of shape. */
 export function idempotencyKeyOf(ctx: KoaContext): string | undefined {

@@ -147,7 +147,7 @@ export function restMiddleware<C>(options: RestOptions<C>): Middleware {
    * key; otherwise what the store says of the key, which may be the answer to replay.
    */
   async function claimOf(ctx: KoaContext, route: CompiledRoute, context: C, body: BodyReader): Promise<KeyClaim | undefined> {
-    if (!options.idempotency || !takesIdempotencyKey(route)) return undefined;
+    if (!options.idempotency || !takesIdempotencyKey(route.definition)) return undefined;
     const key = idempotencyKeyOf(ctx);
     if (key === undefined) return undefined;
     return options.idempotency.claim(context, key, fingerprintOf(ctx, await body()));

@@ -226,6 +226,28 @@ describe('kept answers', () => {
     expect(await t.prisma.webhook.count({ where: { organizationId: world.organizationId } })).toBe(1);
   });
 
+  it('leave out a server error: the key is given back, and the retry runs', async () => {
+    const key = newKey();
+    const body = { title: 'Failed once' };
+    const failing = new pg.Client({ connectionString: t.databaseUrl });
+    await failing.connect();
+    try {
+      await failing.query(`CREATE FUNCTION refuse_space() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`);
+      await failing.query('CREATE TRIGGER refuse_space BEFORE INSERT ON "Space" FOR EACH ROW EXECUTE FUNCTION refuse_space()');
+      const failed = await post(world.admin, spacesPath(), body, key);
+      expect(failed.status).toBe(500);
+      expect(await rowOf(world.admin.tokenId, key)).toBeNull();
+    } finally {
+      await failing.query('DROP TRIGGER IF EXISTS refuse_space ON "Space"');
+      await failing.query('DROP FUNCTION IF EXISTS refuse_space()');
+      await failing.end();
+    }
+    const retry = await post(world.admin, spacesPath(), body, key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await spacesTitled('Failed once')).toBe(1);
+  });
+
   it('expire: after IDEMPOTENCY_KEY_HOURS the key is a new one, and the purge deletes what has expired', async () => {
     const [reused, forgotten] = [newKey(), newKey()];
     const body = { title: 'Expiring' };
@@ -263,5 +285,21 @@ describe('two instances on one database', () => {
     expect(retry.headers.get('location')).toBe(first.headers.get('location'));
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await spacesTitled('Across instances')).toBe(1);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('offers the header, and its 422, on the routes that take it only', async () => {
+    const { body: document } = await t.request('GET', '/openapi.json');
+    const keyOf = (operation: { parameters?: { name: string }[] }) => operation.parameters?.find((p) => p.name === 'Idempotency-Key');
+    const createSpace = document.paths['/orgs/{organizationId}/spaces'].post;
+    expect(keyOf(createSpace)).toMatchObject({ in: 'header', required: false, schema: { maxLength: 255 } });
+    expect(createSpace.responses['422']).toEqual({ $ref: '#/components/responses/UnprocessableContent' });
+    expect(createSpace.responses['201'].headers).toHaveProperty('Idempotent-Replayed');
+    expect(keyOf(document.paths['/orgs/{organizationId}/teams'].put)).toBeDefined();
+    for (const operation of [document.paths['/spaces/{spaceId}'].patch, document.paths['/orgs/{organizationId}/spaces'].get]) {
+      expect(keyOf(operation)).toBeUndefined();
+      expect(operation.responses).not.toHaveProperty('422');
+    }
   });
 });
