@@ -1,6 +1,7 @@
 // Serves /v1: finds the route, maps the request to variables, runs the precompiled operation with the context the
 // service creates, and writes the REST response (body, status, Location) or the error body
-// `{"error":{"code","message"}}`. The engine knows nothing of the API's domains, authentication or error types.
+// `{"error":{"code","message"}}`; given a store of Idempotency-Keys, it replays a retry's first answer (idempotency.ts).
+// The engine knows nothing of the API's domains, authentication or error types.
 import { maxHeaderSize } from 'node:http';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { getNamedType, isNonNullType } from 'graphql';
