@@ -101,6 +101,20 @@ describe('a retried POST', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('gets an answer without a body (204) again, without a body', async () => {
+    const key = newKey();
+    const space = await post(world.admin, spacesPath(), { title: 'Shared' });
+    const path = `/v1/spaces/${space.body.id}/permissions`;
+    const body = { role: 'edit', users: [world.editor.userId] };
+    const first = await post(world.admin, path, body, key);
+    const retry = await post(world.admin, path, body, key);
+    expect([first.status, retry.status]).toEqual([204, 204]);
+    expect([first.text, retry.text]).toEqual(['', '']);
+    expect(retry.headers.get('content-type')).toBeNull();
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.statements).toBe(2);
+  });
+
   it('covers a PUT that creates (a team), and ignores the key on a PATCH', async () => {
     const key = newKey();
     const path = `/v1/orgs/${world.organizationId}/teams`;
