@@ -38,7 +38,8 @@ export function idempotencyStore(services: Services): IdempotencyStore<Context> 
       const claim = randomUUID();
       const request = createHmac('sha256', fingerprintKey).update(fingerprint).digest('base64url');
       // Claims the key when it is free: new, expired, or held by a claim like this one whose lease ran out. Otherwise
-      // answers the row as it stands. A row another request claims in the same instant is seen by neither part.
+      // answers the row as it stands. A row that a request running at the same instant committed after this statement
+      // began is seen by neither part (the SELECT reads the statement's snapshot): no row, which is a running claim.
       const [row] = await services.sql<Row>(
         Prisma.sql`WITH claimed AS (
             INSERT INTO "IdempotencyKey" ("tokenId", key, claim, request, "claimedAt", "expiresAt")
