@@ -202,6 +202,17 @@ describe('a retry while the first request runs', () => {
     }
   });
 
+  it('lets one of many requests sent at once run: the others get its answer or 409', async () => {
+    const key = newKey();
+    const body = { title: 'Sent ten times at once' };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(world.admin, spacesPath(), body, key)));
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(answers.every((answer) => answer.status === 201 || answer.status === 409)).toBe(true);
+    expect(created.filter((answer) => answer.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+    expect(new Set(created.map((answer) => answer.text)).size).toBe(1);
+    expect(await spacesTitled('Sent ten times at once')).toBe(1);
+  });
+
   it('runs again once the claim of a request that never answered (its instance died) is past its lease', async () => {
     const key = newKey();
     const body = { title: 'Claimed, never answered' };
