@@ -251,6 +251,20 @@ describe('kept answers', () => {
     expect(await t.prisma.webhook.count({ where: { organizationId: world.organizationId } })).toBe(1);
   });
 
+  it('are sealed: a created API token in an answer is not in the table in clear, and the retry mints no second token', async () => {
+    const key = newKey();
+    const body = { label: 'Minted once' };
+    const created = await post(world.admin, '/v1/user/tokens', body, key);
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.token).toMatch(/^dpa_/);
+    const row = await rowOf(world.admin.tokenId, key);
+    expect(row?.answer).toMatch(/^v2\./);
+    expect(row?.answer).not.toContain(created.body.token);
+    const retry = await post(world.admin, '/v1/user/tokens', body, key);
+    expect(retry.text).toBe(created.text);
+    expect(await t.prisma.apiToken.count({ where: { userId: world.admin.userId, label: 'Minted once' } })).toBe(1);
+  });
+
   it('leave out a server error: the key is given back, and the retry runs', async () => {
     const key = newKey();
     const body = { title: 'Failed once' };
