@@ -69,6 +69,7 @@ const Env = z.object({
   GRAPHQL_MAX_DIRECTIVES: wholeNumber(0, 10_000).default(50),
   PURGE_INTERVAL_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
   AUDIT_RETENTION_DAYS: wholeNumber(1, 100 * 365).default(365),
+  IDEMPOTENCY_KEY_HOURS: wholeNumber(1, 7 * 24).default(24),
   JOB_CONCURRENCY: wholeNumber(0, 50).default(2),
   WEBHOOK_CONCURRENCY: wholeNumber(1, 50).default(4),
   WEBHOOK_RETRY_SCHEDULE: retrySchedule.prefault('5s,15s,1m,10m,1h,6h,12h'),
@@ -169,6 +170,8 @@ export interface Config {
   purgeIntervalMinutes: number;
   /** How long audit events (client addresses included) are kept; the purge deletes older ones. */
   auditRetentionDays: number;
+  /** How long a REST request's Idempotency-Key keeps its answer for retries (src/kernel/idempotency.ts). */
+  idempotencyKeyHours: number;
   /** Background jobs this process runs at once; 0: none (separate `npm run worker` processes run them). */
   jobConcurrency: number;
   /**
@@ -259,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    idempotencyKeyHours: e.IDEMPOTENCY_KEY_HOURS,
     jobConcurrency: e.JOB_CONCURRENCY,
     webhooks: {
       concurrency: e.WEBHOOK_CONCURRENCY,
