@@ -136,7 +136,13 @@ export function permissionsType<P extends Policy>(name: string, policy: P) {
   });
 }
 
-/** The permissions of a level (of the object's author, or not), staying synchronous when the level is known. */
-export function permissionsFor<P extends Policy>(policy: P, level: Level | Promise<Level>, owner = false) {
-  return level instanceof Promise ? level.then((known) => permissionsOf(policy, known, owner)) : permissionsOf(policy, level, owner);
+/**
+ * The permissions the viewer is advertised at a level (of the object's author, or not), staying synchronous when the
+ * level is known.
+ */
+export function permissionsFor<P extends Policy>(ctx: Context, policy: P, level: Level | Promise<Level>, owner = false) {
+  const { readOnly } = ctx.viewer;
+  return level instanceof Promise
+    ? level.then((known) => permissionsOf(policy, known, owner, readOnly))
+    : permissionsOf(policy, level, owner, readOnly);
 }

@@ -158,10 +158,26 @@ export function allows(rule: Rule, level: Level, owner = false): boolean {
   return minimum !== undefined && atLeast(level, minimum);
 }
 
-/** The `permissions` object of a level under a policy: every action, allowed or not. */
-export function permissionsOf<P extends Policy>(policy: P, level: Level, owner = false): Record<ActionOf<P>, boolean> {
+/** The actions of the policies that read and change nothing: what a read-only token may still be advertised. */
+const READING_ACTIONS: ReadonlySet<string> = new Set([
+  'view',
+  'access',
+  'viewInviteLinks',
+  'viewBilling',
+  'viewAdaptiveSchema',
+  'listMembers',
+  'listTeams',
+  'listIntegrations',
+  'listInstallations',
+]);
+
+/**
+ * The `permissions` object of a level under a policy: every action, allowed or not. A read-only token (src/kernel/
+ * read-only.ts refuses its mutations) is advertised the reading actions alone.
+ */
+export function permissionsOf<P extends Policy>(policy: P, level: Level, owner = false, readOnly = false): Record<ActionOf<P>, boolean> {
   const out = {} as Record<ActionOf<P>, boolean>;
-  for (const action in policy) out[action as ActionOf<P>] = allows(policy[action], level, owner);
+  for (const action in policy) out[action as ActionOf<P>] = (!readOnly || READING_ACTIONS.has(action)) && allows(policy[action], level, owner);
   return out;
 }
 

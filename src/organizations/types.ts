@@ -66,7 +66,7 @@ export const Organization = builder.prismaObject('Organization', {
     }),
     permissions: t.field({
       type: OrganizationPermissions,
-      resolve: (org, _args, ctx) => permissionsFor(policies.organization, organizations.level.of(ctx, org)),
+      resolve: (org, _args, ctx) => permissionsFor(ctx, policies.organization, organizations.level.of(ctx, org)),
     }),
   }),
 });
@@ -100,7 +100,7 @@ export const PublicOrganization = builder
       }),
       permissions: t.field({
         type: OrganizationPermissions,
-        resolve: (org, _args, ctx) => permissionsFor(policies.organization, organizations.level.of(ctx, org)),
+        resolve: (org, _args, ctx) => permissionsFor(ctx, policies.organization, organizations.level.of(ctx, org)),
       }),
     }),
   });

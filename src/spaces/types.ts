@@ -109,7 +109,7 @@ export const Space = builder.prismaObject('Space', {
     }),
     permissions: t.field({
       type: SpacePermissions,
-      resolve: (s, _args, ctx) => permissionsFor(policies.space, contentLevelAnnotation.of(ctx, s)),
+      resolve: (s, _args, ctx) => permissionsFor(ctx, policies.space, contentLevelAnnotation.of(ctx, s)),
     }),
   }),
 });

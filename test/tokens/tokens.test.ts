@@ -213,3 +213,25 @@ describe("an organization's admins", () => {
     expect(revoked).toMatchObject({ actorId: world.admin.userId, organizationId: world.organizationId });
   });
 });
+
+describe('through GraphQL', () => {
+  it('mints, lists and revokes as REST does, the secret answered once', async () => {
+    const created = await graphql(
+      world.reviewer.token,
+      `mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { id token access organizations reaches } }`,
+      { input: { label: 'GraphQL', access: 'read', organizations: [world.organizationId] } },
+    );
+    expect(created.body.errors).toBeUndefined();
+    const token = created.body.data.createApiToken;
+    expect(token).toMatchObject({ access: 'read', organizations: [world.organizationId], reaches: [world.organizationId] });
+    const listed = await graphql(world.reviewer.token, '{ apiTokens { items { id token } } }');
+    expect(listed.body.data.apiTokens.items).toContainEqual({ id: token.id, token: null });
+    const seen = await graphql(world.admin.token, `{ organization(id: "${world.organizationId}") { tokens { items { id } } } }`);
+    expect(seen.body.data.organization.tokens.items).toContainEqual({ id: token.id });
+    const revoked = await graphql(world.reviewer.token, `mutation { revokeApiToken(tokenId: "${token.id}") }`);
+    expect(revoked.body.data).toEqual({ revokeApiToken: true });
+    const again = await graphql(world.reviewer.token, `mutation { revokeApiToken(tokenId: "${token.id}") }`);
+    expect(again.body.data).toEqual({ revokeApiToken: false });
+    expect((await t.request('GET', '/v1/user', { token: token.token })).status).toBe(401);
+  });
+});
