@@ -1,6 +1,7 @@
 // Serves /v1: finds the route, maps the request to variables, runs the precompiled operation with the context the
 // service creates, and writes the REST response (body, status, Location) or the error body
-// `{"error":{"code","message"}}`. The engine knows nothing of the API's domains, authentication or error types.
+// `{"error":{"code","message"}}`; given a store of Idempotency-Keys, it replays a retry's first answer (idempotency.ts).
+// The engine knows nothing of the API's domains, authentication or error types.
 import { maxHeaderSize } from 'node:http';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { getNamedType, isNonNullType } from 'graphql';
@@ -9,30 +10,51 @@ import { answerTooLarge, BodyTooLarge, hasBody, readBody, refuseAnnounced } from
 import type { CompiledRoute } from './compile.js';
 import { headersOf, RestError, statusOf } from './errors.js';
 import { ETAG_KEY, ifMatchOf, noneMatchNames } from './etags.js';
+import {
+  answerOf,
+  fingerprintOf,
+  type IdempotencyStore,
+  idempotencyKeyOf,
+  isKept,
+  type KeyClaim,
+  refusal,
+  replay,
+  takesIdempotencyKey,
+} from './idempotency.js';
 import { fromRest, isList, queryValue } from './input.js';
 import type { RouteDefinition } from './route.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 
-export interface RestOptions {
+export interface RestOptions<C = unknown> {
   /** The routes, compiled at start-up (compileRoutes). */
   routes: readonly CompiledRoute[];
   /**
    * The GraphQL context of one request, given the tags of its If-Match for the writes to check (etags.ts); throws
    * (with an HTTP status) when the caller is not authenticated.
    */
-  createContext(request: KoaContext, preconditions: { ifMatch?: readonly string[] }): Promise<unknown>;
+  createContext(request: KoaContext, preconditions: { ifMatch?: readonly string[] }): Promise<C>;
   /** Ids that can exist; a path id outside it is not found without running anything. */
   idPattern: RegExp;
+  /** Where the Idempotency-Keys of requests are kept (idempotency.ts); without it the header is ignored. */
+  idempotency?: IdempotencyStore<C>;
 }
 
-/** The JSON body, at most the route's limit; undefined when there is none. */
-async function readJsonBody(ctx: KoaContext, limit: number): Promise<unknown> {
+/** The request's body, read once (whoever asks first), at most the route's limit; undefined when there is none. */
+type BodyReader = () => Promise<Buffer | undefined>;
+
+function bodyReader(ctx: KoaContext, limit: number): BodyReader {
+  let read: Promise<Buffer | undefined> | undefined;
+  return () => (read ??= hasBody(ctx) ? readBody(ctx, limit) : Promise.resolve(undefined));
+}
+
+/** The JSON body; undefined when there is none. */
+async function readJsonBody(ctx: KoaContext, body: BodyReader): Promise<unknown> {
   if (!hasBody(ctx)) return undefined;
   if (!ctx.is('application/json', '+json')) {
     throw new RestError(415, 'Request bodies must be JSON, sent with Content-Type: application/json.');
   }
-  const text = (await readBody(ctx, limit)).toString('utf8');
+  const text = ((await body()) ?? Buffer.alloc(0)).toString('utf8');
   if (!text.trim()) return undefined;
   try {
     return JSON.parse(text);
@@ -60,7 +82,7 @@ function statusOfResult(route: CompiledRoute, data: unknown): number {
   return flag === !alternate.whenFalse ? alternate.status : route.definition.status;
 }
 
-export function restMiddleware(options: RestOptions): Middleware {
+export function restMiddleware<C>(options: RestOptions<C>): Middleware {
   const { idPattern } = options;
   // find-my-way matches no route when a parameter is over 100 characters, which would answer "No endpoint" for an
   // operation that exists: no parameter is longer than the request line that carries it, and the operation judges it.
@@ -72,7 +94,7 @@ export function restMiddleware(options: RestOptions): Middleware {
   for (const route of options.routes) router.on(methodsOf(route.definition), routerPath(route.definition), () => {}, route);
   const methods = [...new Set(options.routes.flatMap((route) => methodsOf(route.definition)))];
 
-  async function variablesOf(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
+  async function variablesOf(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>, body: BodyReader) {
     const variables: Record<string, unknown> = {};
     let bodyRead = false;
     for (const { name, source, type, range } of route.variables) {
@@ -90,19 +112,18 @@ export function restMiddleware(options: RestOptions): Middleware {
         variables[name] = isList(type) ? texts.map((text) => queryValue(name, text, type, range)) : queryValue(name, texts[0], type, range);
       } else if (METHODS_WITH_BODY.has(ctx.method)) {
         bodyRead = true;
-        const body = await readJsonBody(ctx, route.bodyLimit);
+        const json = await readJsonBody(ctx, body);
         // A body-less request where every field is optional is an empty object.
-        variables[name] = fromRest(body === undefined && isNonNullType(type) ? {} : body, type);
+        variables[name] = fromRest(json === undefined && isNonNullType(type) ? {} : json, type);
       }
     }
     // A body the route does not take is read all the same, under the same limit, and ignored.
-    if (!bodyRead && hasBody(ctx)) await readBody(ctx, route.bodyLimit);
+    if (!bodyRead) await body();
     return variables;
   }
 
-  async function run(ctx: KoaContext, route: CompiledRoute, params: Record<string, string | undefined>) {
-    const context = await options.createContext(ctx, { ifMatch: ifMatchOf(ctx.get('if-match')) });
-    const result = await route.run(context, await variablesOf(ctx, route, params));
+  async function run(ctx: KoaContext, route: CompiledRoute, context: C, variables: Record<string, unknown>) {
+    const result = await route.run(context, variables);
     if (result.errors?.length) {
       const [first] = result.errors;
       const status = statusOf(first);
@@ -134,8 +155,31 @@ export function restMiddleware(options: RestOptions): Middleware {
     ctx.body = body === null || body === undefined ? 'null' : route.write(body);
   }
 
+  /**
+   * The claim of the request's Idempotency-Key, made once its caller is known and its body read: undefined without a
+   * key; otherwise what the store says of the key, which may be the answer to replay.
+   */
+  async function claimOf(ctx: KoaContext, route: CompiledRoute, context: C, body: BodyReader): Promise<KeyClaim | undefined> {
+    if (!options.idempotency || !takesIdempotencyKey(route.definition)) return undefined;
+    const key = idempotencyKeyOf(ctx);
+    if (key === undefined) return undefined;
+    return options.idempotency.claim(context, key, fingerprintOf(ctx, await body()));
+  }
+
+  /** Keeps the answer written for a claimed key, or gives the key back when the answer is not one to keep. */
+  async function settle(ctx: KoaContext, claim: Extract<KeyClaim, { state: 'claimed' }>) {
+    try {
+      if (isKept(ctx.status)) await claim.keep(answerOf(ctx));
+      else await claim.release();
+    } catch (error) {
+      // The request ran and its answer stands; the key stays claimed until its lease runs out (the store's).
+      ctx.state.error ??= error;
+    }
+  }
+
   return async (ctx, next) => {
     if (ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) return next();
+    let claimed: Extract<KeyClaim, { state: 'claimed' }> | undefined;
     try {
       const match = router.find(ctx.method as HTTPMethod, ctx.path);
       if (!match) {
@@ -152,7 +196,14 @@ export function restMiddleware(options: RestOptions): Middleware {
       // Before the token is even looked up: a body announced larger than the route takes is not read at all.
       refuseAnnounced(ctx, route.bodyLimit);
       const { restOfPath } = route.definition;
-      await run(ctx, route, restOfPath ? { ...match.params, [restOfPath]: match.params['*'] } : match.params);
+      const context = await options.createContext(ctx, { ifMatch: ifMatchOf(ctx.get('if-match')) });
+      const body = bodyReader(ctx, route.bodyLimit);
+      const claim = await claimOf(ctx, route, context, body);
+      if (claim?.state === 'answered') return replay(ctx, claim.answer);
+      if (claim && claim.state !== 'claimed') throw refusal(ctx, claim.state);
+      claimed = claim;
+      const params = restOfPath ? { ...match.params, [restOfPath]: match.params['*'] } : match.params;
+      await run(ctx, route, context, await variablesOf(ctx, route, params, body));
     } catch (error) {
       if (error instanceof BodyTooLarge) return answerTooLarge(ctx, error);
       const status = statusOf(error);
@@ -162,6 +213,8 @@ export function restMiddleware(options: RestOptions): Middleware {
       }
       ctx.state.error = error;
       sendError(ctx, 500, 'Internal server error.');
+    } finally {
+      if (claimed) await settle(ctx, claimed);
     }
   };
 }

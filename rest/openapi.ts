@@ -13,6 +13,7 @@ import {
 } from 'graphql';
 import { bytesText } from './body.js';
 import type { CompiledRoute, VariableBinding } from './compile.js';
+import { takesIdempotencyKey } from './idempotency.js';
 import type { RouteDefinition, Status } from './route.js';
 import { enumSpellings } from './spellings.js';
 import type { ObjectPlan, OutputPlan } from './writer.js';
@@ -64,6 +65,7 @@ const ERRORS = {
   NotFound: [404, 'No such resource, or one the token may not see.'],
   Conflict: [409, 'The request conflicts with the current state of the resource.'],
   Gone: [410, 'The resource existed and has expired.'],
+  UnprocessableContent: [422, 'The Idempotency-Key was used for another request (method, path or body).'],
   PayloadTooLarge: [413, 'The body is larger than the operation takes (its request body says how large it may be).'],
   UnsupportedMediaType: [415, 'The body is not sent as application/json.'],
   TooManyRequests: [429, 'A rate limit or quota is exceeded: retry after Retry-After seconds.'],
@@ -178,14 +180,16 @@ const specPath = (path: string) => path.replace(/^\/v1/, '').replace(/:(\w+)/g, 
 function errorsOf(definition: RouteDefinition, variables: readonly VariableBinding[]): ErrorName[] {
   const has = (source: VariableBinding['source']) => variables.some((v) => v.source === source);
   const writes = definition.method !== 'GET';
+  const keyed = takesIdempotencyKey(definition);
   return (
     [
-      [has('query') || has('body'), 'BadRequest'],
+      [has('query') || has('body') || keyed, 'BadRequest'],
       [true, 'Unauthorized'],
       [writes, 'Forbidden'],
       [has('path'), 'NotFound'],
       [writes && definition.method !== 'DELETE', 'Conflict'],
       [definition.gone === true, 'Gone'],
+      [keyed, 'UnprocessableContent'],
       [has('body'), 'PayloadTooLarge'],
       [has('body'), 'UnsupportedMediaType'],
       [true, 'TooManyRequests'],
@@ -204,6 +208,23 @@ const PREFER = {
   schema: { type: 'string', enum: ['return=minimal', 'return=representation'] },
 };
 const PREFERENCE_APPLIED = { 'Preference-Applied': { description: 'The return preference applied.', schema: { type: 'string' } } };
+
+/** The request header of routes that take an Idempotency-Key (idempotency.ts), and the response header of a replay. */
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same request sent again with the same key, by the same token, within IDEMPOTENCY_KEY_HOURS, gets the ' +
+    'first answer again without running; 409 while the first runs, 422 when the key was used for another request.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
+const IDEMPOTENT_REPLAYED = {
+  'Idempotent-Replayed': {
+    description: 'The answer is that of an earlier request with the same Idempotency-Key.',
+    schema: { const: 'true' },
+  },
+};
 
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No content', 205: 'Reset content' };
 
@@ -235,6 +256,7 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
         ...RATE_HEADERS,
         ...(status === 201 ? { Location: { description: 'The URL of the created resource.', schema: { type: 'string' } } } : {}),
         ...(definition.returnPreference ? PREFERENCE_APPLIED : {}),
+        ...(takesIdempotencyKey(definition) ? IDEMPOTENT_REPLAYED : {}),
       },
       ...(status === 204 || status === 205
         ? {}
@@ -247,8 +269,14 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
       summary: summaryOf(definition.name),
       tags: [path.split('/')[1] || 'api'],
       ...(definition.spec === 'extension' && { 'x-extension': true }),
-      ...(parameters.length || definition.returnPreference
-        ? { parameters: [...parameters, ...(definition.returnPreference ? [PREFER] : [])] }
+      ...(parameters.length || definition.returnPreference || takesIdempotencyKey(definition)
+        ? {
+            parameters: [
+              ...parameters,
+              ...(definition.returnPreference ? [PREFER] : []),
+              ...(takesIdempotencyKey(definition) ? [IDEMPOTENCY_KEY] : []),
+            ],
+          }
         : {}),
       ...(body
         ? {

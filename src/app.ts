@@ -15,6 +15,7 @@ import { graphqlMiddleware } from './graphql.js';
 import { integrationAssets } from './integrations/index.js';
 import { invitesPages } from './invites/index.js';
 import { authenticate, type Clock, type Context, createContext, type Services, type Viewer } from './kernel/context.js';
+import { idempotencyStore } from './kernel/idempotency.js';
 import { ID_PATTERN } from './kernel/ids.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMonitoring } from './monitoring.js';
@@ -81,7 +82,7 @@ export function createApp(options: AppOptions): App {
       cors({
         // Only the configured origins get CORS headers; any other origin's browser is refused by the browser itself.
         origin: (ctx) => (corsOrigins.includes('*') ? '*' : corsOrigins.includes(ctx.get('origin')) ? ctx.get('origin') : ''),
-        allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match'],
+        allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'If-Match', 'If-None-Match'],
         exposeHeaders: [
           'X-Request-Id',
           'Location',
@@ -90,6 +91,7 @@ export function createApp(options: AppOptions): App {
           'X-RateLimit-Limit',
           'X-RateLimit-Remaining',
           'X-RateLimit-Reset',
+          'Idempotent-Replayed',
         ],
         maxAge: 600,
       }),
@@ -127,6 +129,7 @@ export function createApp(options: AppOptions): App {
       // A copy of the request's context that carries the REST request's If-Match (src/kernel/etags.ts).
       createContext: async (ctx, preconditions) => ({ ...(await contextOf(ctx)), ...preconditions }),
       idPattern: ID_PATTERN,
+      idempotency: idempotencyStore(services),
     }),
   );
   koa.use(graphqlMiddleware({ config: options.config, contextOf }));

@@ -3,7 +3,6 @@
 // job run with, which carry those hooks (`pageVersionHooks`): every write of content goes through them; the store
 // itself imports neither.
 
-import { adminActions } from './admin/events.js';
 import { changeRequestReviewsActions } from './change-request-reviews/events.js';
 import { changeRequestsActions } from './change-requests/events.js';
 import { collectionsActions } from './collections/events.js';
@@ -27,6 +26,7 @@ import { createMailer } from './mail.js';
 import { membersActions } from './members/events.js';
 import { openAPIActions } from './openapi/events.js';
 import { organizationsActions } from './organizations/events.js';
+import { instanceAdminsOf } from './organizations/instance-admins.js';
 import { publishingAuthActions } from './publishing-auth/events.js';
 import type { PageVersionHook } from './revisions/hooks.js';
 import { searchIndexHook } from './search/indexing.js';
@@ -37,6 +37,8 @@ import { sitesActions } from './sites/events.js';
 import { spacesActions } from './spaces/events.js';
 import { ssoActions } from './sso/events.js';
 import { teamsActions } from './teams/events.js';
+import { tokensActions } from './tokens/events.js';
+import { usersActions } from './users/events.js';
 import { creatorGoneHook, webhookDeliveryHook } from './webhooks/delivery.js';
 import { webhooksActions } from './webhooks/events.js';
 
@@ -47,7 +49,8 @@ export const eventHooks: readonly EventHook[] = [webhookDeliveryHook, creatorGon
 
 /** Every action the product records, with its label: the domains' own lists (src/<domain>/events.ts), merged. */
 export const auditActions: Readonly<Record<string, string>> = {
-  ...adminActions,
+  ...tokensActions,
+  ...usersActions,
   ...changeRequestReviewsActions,
   ...changeRequestsActions,
   ...collectionsActions,
@@ -96,5 +99,6 @@ export function createServices({ db, config, secret, logger, clock = systemClock
     pageVersionHooks,
     eventHooks,
     auditActions,
+    instanceAdmins: instanceAdminsOf(db.sql, config.instanceAdmins),
   };
 }

@@ -69,6 +69,7 @@ const Env = z.object({
   GRAPHQL_MAX_DIRECTIVES: wholeNumber(0, 10_000).default(50),
   PURGE_INTERVAL_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
   AUDIT_RETENTION_DAYS: wholeNumber(1, 100 * 365).default(365),
+  IDEMPOTENCY_KEY_HOURS: wholeNumber(1, 7 * 24).default(24),
   JOB_CONCURRENCY: wholeNumber(0, 50).default(2),
   WEBHOOK_CONCURRENCY: wholeNumber(1, 50).default(4),
   WEBHOOK_RETRY_SCHEDULE: retrySchedule.prefault('5s,15s,1m,10m,1h,6h,12h'),
@@ -133,6 +134,17 @@ const Env = z.object({
     )
     .optional(),
   HOSTNAME_RECHECK_MINUTES: wholeNumber(1, 30 * 24 * 60).default(24 * 60),
+  ORGANIZATION_CREATION: z.enum(['admins', 'users'], { error: 'must be admins or users' }).default('admins'),
+  INSTANCE_ADMINS: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email({ error: 'must be comma-separated e-mail addresses' })))
+    .default([]),
 });
 
 export interface Config {
@@ -158,6 +170,8 @@ export interface Config {
   purgeIntervalMinutes: number;
   /** How long audit events (client addresses included) are kept; the purge deletes older ones. */
   auditRetentionDays: number;
+  /** How long a REST request's Idempotency-Key keeps its answer for retries (src/kernel/idempotency.ts). */
+  idempotencyKeyHours: number;
   /** Background jobs this process runs at once; 0: none (separate `npm run worker` processes run them). */
   jobConcurrency: number;
   /**
@@ -208,6 +222,10 @@ export interface Config {
   dnsServers?: string[];
   /** How often an active hostname or proxy claim has its proof checked again. */
   hostnameRecheckMinutes: number;
+  /** Who creates organizations over the API: the instance's admins only, or any user. */
+  organizationCreation: 'admins' | 'users';
+  /** The instance's admins, by e-mail: the users with these addresses when the service starts. */
+  instanceAdmins: string[];
 }
 
 /** An error of configuration: its message names the variable and what it takes, for a one-line report. */
@@ -244,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     purgeIntervalMinutes: e.PURGE_INTERVAL_MINUTES,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    idempotencyKeyHours: e.IDEMPOTENCY_KEY_HOURS,
     jobConcurrency: e.JOB_CONCURRENCY,
     webhooks: {
       concurrency: e.WEBHOOK_CONCURRENCY,
@@ -277,6 +296,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchIdleTimeoutSeconds: e.FETCH_IDLE_TIMEOUT_SECONDS,
     dnsServers: e.DNS_SERVERS,
     hostnameRecheckMinutes: e.HOSTNAME_RECHECK_MINUTES,
+    organizationCreation: e.ORGANIZATION_CREATION,
+    instanceAdmins: e.INSTANCE_ADMINS,
   };
 }
 

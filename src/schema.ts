@@ -29,6 +29,7 @@ import { siteRest } from './sites/index.js';
 import { spaceRest } from './spaces/index.js';
 import { ssoRest } from './sso/index.js';
 import { teamRest } from './teams/index.js';
+import { tokenRest } from './tokens/index.js';
 import { userRest } from './users/index.js';
 import { webhookRest } from './webhooks/index.js';
 
@@ -38,6 +39,7 @@ export const schema = builder.toSchema({ sortSchema: false });
 export const restModules = [
   aboutRest,
   userRest,
+  tokenRest,
   organizationRest,
   memberRest,
   teamRest,

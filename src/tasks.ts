@@ -7,6 +7,7 @@ import { importRunTask, resumeImportRuns } from './content-import/task.js';
 import { gitSyncTask } from './git-sync/task.js';
 import { type AnyTask, defineTask, enqueue, forgetFinishedJobs } from './jobs/queue.js';
 import type { Schedule } from './jobs/schedule.js';
+import { forgetExpiredIdempotencyKeys } from './kernel/idempotency.js';
 import { linkBackfillTask } from './links/backfill.js';
 import { forgetUnlinkedChecks, linkCheckTask, scheduleLinkChecks } from './links/checking.js';
 import { openAPIProcessTask, refreshOpenAPISpecs } from './openapi/processing.js';
@@ -20,7 +21,8 @@ const FINISHED_JOBS_KEPT_DAYS = 7;
 /**
  * The housekeeping of every tick, across domains (so it is composed here): spaces deleted more than the retention
  * ago are removed, with their content; then the checks of URLs nothing links to any more, the jobs finished more
- * than a week ago, and the audit events older than AUDIT_RETENTION_DAYS are forgotten. Idempotent: when several instances enqueue it at once, the first does the work.
+ * than a week ago, the audit events older than AUDIT_RETENTION_DAYS and the expired Idempotency-Keys (with the answers
+ * they kept) are forgotten. Idempotent: when several instances enqueue it at once, the first does the work.
  */
 export const purgeTask = defineTask<Record<string, never>>({
   name: 'purge-deleted-spaces',
@@ -31,8 +33,9 @@ export const purgeTask = defineTask<Record<string, never>>({
     await forgetUnlinkedChecks(services);
     const forgotten = await forgetFinishedJobs(services.prisma, new Date(now.getTime() - FINISHED_JOBS_KEPT_DAYS * 86_400_000));
     const expiredEvents = await forgetExpiredAuditEvents(services);
-    if (removed || forgotten || expiredEvents) {
-      services.logger.info({ job: 'purge-deleted-spaces', removed, forgotten, expiredEvents }, 'job done');
+    const expiredKeys = await forgetExpiredIdempotencyKeys(services);
+    if (removed || forgotten || expiredEvents || expiredKeys) {
+      services.logger.info({ job: 'purge-deleted-spaces', removed, forgotten, expiredEvents, expiredKeys }, 'job done');
     }
   },
 });

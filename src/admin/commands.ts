@@ -6,9 +6,10 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { MemberRole } from '../generated/prisma/enums.js';
 import { systemClock } from '../kernel/context.js';
 import { isUniqueViolation } from '../kernel/errors.js';
-import { recordEvents, recorderFor, systemActor } from '../kernel/events.js';
-import { hashToken, newApiToken, newId } from '../kernel/ids.js';
+import { recorderFor, systemActor } from '../kernel/events.js';
+import { newId } from '../kernel/ids.js';
 import { createOrganization as insertOrganization, setMember } from '../organizations/service.js';
+import { insertToken, revokeToken as revokeApiToken } from '../tokens/service.js';
 
 /** An error of the caller's making (bad input, unknown or conflicting record), with a message meant for them. */
 export class AdminError extends Error {
@@ -19,7 +20,6 @@ export class AdminError extends Error {
 }
 
 type Db = PrismaClient | Prisma.TransactionClient;
-type Transaction = Prisma.TransactionClient;
 
 /** The recorder of a command's changes: the system, from a script. */
 const scriptRecorder = () => recorderFor({ clock: systemClock, eventHooks }, systemActor('script'));
@@ -84,48 +84,6 @@ async function insertUser(db: Db, input: { email: string; name?: string }) {
   }
 }
 
-/**
- * Records a token's event in every organization the token can act in: its own (an SSO session's), else each of its
- * user's at the time.
- */
-async function recordTokenEvent(
-  tx: Transaction,
-  action: string,
-  token: { id: string; label: string | null; userId: string; organizationId: string | null },
-  payload: Record<string, unknown>,
-) {
-  const organizationIds = token.organizationId
-    ? [token.organizationId]
-    : (await tx.member.findMany({ where: { userId: token.userId }, select: { organizationId: true } })).map((m) => m.organizationId);
-  await recordEvents(
-    tx,
-    scriptRecorder(),
-    organizationIds.map((organizationId) => ({
-      action,
-      organizationId,
-      target: { type: 'api-token', id: token.id, label: token.label },
-      payload: { userId: token.userId, ...payload },
-    })),
-  );
-}
-
-async function insertToken(tx: Transaction, userId: string, label?: string, expiresAt?: Date) {
-  const token = newApiToken();
-  const { id } = await tx.apiToken.create({
-    data: { id: newId(), userId, tokenHash: hashToken(token), label, expiresAt },
-    select: { id: true },
-  });
-  await recordTokenEvent(
-    tx,
-    'api_token_created',
-    { id, label: label ?? null, userId, organizationId: null },
-    {
-      expiresAt: expiresAt?.toISOString() ?? null,
-    },
-  );
-  return { id, token };
-}
-
 const DURATION = /^(\d{1,5})([dhm])$/;
 const DURATION_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
 
@@ -174,8 +132,10 @@ export async function createToken(prisma: PrismaClient, input: { email: string; 
   const label = optionalText(input.label, 'token label');
   const expiresAt = input.expires === undefined ? undefined : parseExpiry(input.expires);
   const user = await userByEmail(prisma, input.email);
-  const { id, token } = await prisma.$transaction((tx) => insertToken(tx, user.id, label, expiresAt));
-  return { object: 'api-token' as const, id, userId: user.id, token, expiresAt: expiresAt?.toISOString() ?? null };
+  const { id, secret } = await prisma.$transaction((tx) =>
+    insertToken(tx, scriptRecorder(), { userId: user.id, label: label ?? null, expiresAt: expiresAt ?? null }, new Date()),
+  );
+  return { object: 'api-token' as const, id, userId: user.id, token: secret, expiresAt: expiresAt?.toISOString() ?? null };
 }
 
 /** Every API token, or one user's, newest first: what it is and how it is used, never its secret. */
@@ -193,6 +153,9 @@ export async function listTokens(prisma: PrismaClient, input: { email?: string }
       revokedAt: true,
       // Set for a token that acts in one organization only (an SSO session).
       organizationId: true,
+      organizations: true,
+      spaces: true,
+      readOnly: true,
       user: { select: { email: true } },
     },
   });
@@ -224,18 +187,10 @@ export async function revokeToken(prisma: PrismaClient, input: { id: string }) {
   if (!id) throw new AdminError('An API token id is required');
   const revokedAt = new Date();
   await prisma.$transaction(async (tx) => {
-    // Conditional update: of two concurrent revocations, exactly one succeeds.
-    const [revoked] = await tx.apiToken.updateManyAndReturn({
-      where: { id, revokedAt: null },
-      data: { revokedAt },
-      select: { id: true, label: true, userId: true, organizationId: true },
-    });
-    if (!revoked) {
-      const token = await tx.apiToken.findUnique({ where: { id }, select: { revokedAt: true } });
-      if (!token) throw new AdminError(`No API token with id ${id}`);
-      throw new AdminError(`API token ${id} was already revoked at ${token.revokedAt?.toISOString()}`);
-    }
-    await recordTokenEvent(tx, 'api_token_revoked', revoked, {});
+    if (await revokeApiToken(tx, scriptRecorder(), id, revokedAt)) return;
+    const token = await tx.apiToken.findUnique({ where: { id }, select: { revokedAt: true } });
+    if (!token) throw new AdminError(`No API token with id ${id}`);
+    throw new AdminError(`API token ${id} was already revoked at ${token.revokedAt?.toISOString()}`);
   });
   return { object: 'api-token' as const, id, revokedAt: revokedAt.toISOString() };
 }
@@ -255,7 +210,8 @@ export async function bootstrap(prisma: PrismaClient, input: { email?: string; t
       if (existing) return null;
       const user = await insertUser(tx, { email });
       const organization = await insertOrganization(tx, scriptRecorder(), { title, ownerId: user.id });
-      const { id: tokenId, token } = await insertToken(tx, user.id, 'bootstrap');
+      const bootstrapToken = { userId: user.id, label: 'bootstrap', expiresAt: null };
+      const { id: tokenId, secret: token } = await insertToken(tx, scriptRecorder(), bootstrapToken, new Date());
       return { organizationId: organization.id, userId: user.id, email: user.email, tokenId, token };
     },
     // The lock may be held by another process for the length of its own bootstrap.

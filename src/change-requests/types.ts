@@ -7,7 +7,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { ChangeRequestStatus } from '../generated/prisma/enums.js';
 import { authorize } from '../kernel/authorize.js';
 import { builder, prismaEnum } from '../kernel/builder.js';
-import { type Context, viewerMembershipSql } from '../kernel/context.js';
+import { type Context, viewerMembershipSql, viewerRoleSql } from '../kernel/context.js';
 import { etagField, tagOf } from '../kernel/etags.js';
 import { listArgs, listOf, listPage } from '../kernel/list-fields.js';
 import type { ListSource, OrderColumn } from '../kernel/lists.js';
@@ -217,7 +217,7 @@ const organizationChangeRequests: ListSource<ChangeRequestRow, OrganizationChang
     const site = args.site
       ? Prisma.sql`AND t."spaceId" IN (SELECT ss."spaceId" FROM "SiteSpace" ss WHERE ss."siteId" = ${args.site})
           AND EXISTS (SELECT 1 FROM "Member" m
-                       WHERE m."organizationId" = ${organizationId} AND ${viewerMembershipSql(ctx.viewer, 'm')} AND m.role IS NOT NULL)`
+                       WHERE m."organizationId" = ${organizationId} AND ${viewerMembershipSql(ctx.viewer, 'm')} AND ${viewerRoleSql(ctx.viewer, 'm')} IS NOT NULL)`
       : Prisma.empty;
     const styleguideRun = args.styleguideRun ? Prisma.sql`AND FALSE` : Prisma.empty;
     const statuses = args.status?.length ? args.status : (['open'] as const);

@@ -34,7 +34,7 @@ export const Collection = builder.prismaObject('Collection', {
     }),
     permissions: t.field({
       type: CollectionPermissions,
-      resolve: (c, _args, ctx) => permissionsFor(policies.collection, contentLevelAnnotation.of(ctx, c)),
+      resolve: (c, _args, ctx) => permissionsFor(ctx, policies.collection, contentLevelAnnotation.of(ctx, c)),
     }),
   }),
 });

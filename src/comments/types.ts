@@ -84,7 +84,7 @@ const commentPath = (comment: CommentRow) =>
     : `spaces/${comment.spaceId}/comments/${comment.id}`;
 
 const permissionsOf = (row: Posted, _args: unknown, ctx: Context) =>
-  permissionsFor(policies.comment, spaceLevelAnnotation.of(ctx, row), row.postedById === ctx.viewer.userId);
+  permissionsFor(ctx, policies.comment, spaceLevelAnnotation.of(ctx, row), row.postedById === ctx.viewer.userId);
 
 const CommentUrls = builder.objectRef<{ location: string }>('CommentUrls').implement({
   fields: (t) => ({ location: t.exposeString('location', { description: 'URL of the comment or reply in the API.' }) }),

@@ -62,7 +62,7 @@ export const CustomField = builder.objectRef<CustomFieldRow>('CustomField').impl
     }),
     permissions: t.field({
       type: CustomFieldPermissions,
-      resolve: (field, _args, ctx) => permissionsFor(policies.customField, customFields.level.of(ctx, field)),
+      resolve: (field, _args, ctx) => permissionsFor(ctx, policies.customField, customFields.level.of(ctx, field)),
     }),
   }),
 });

@@ -4,7 +4,7 @@
 import { type InstallationSpace, type Integration, type IntegrationInstallation, Prisma } from '../generated/prisma/client.js';
 import { rowAnnotation } from '../kernel/annotations.js';
 import { contentLevelAnnotation, type Guard, rowOf, spaces } from '../kernel/authorize.js';
-import { type Context, viewerMembershipSql } from '../kernel/context.js';
+import { type Context, viewerMembershipSql, viewerRoleSql } from '../kernel/context.js';
 import { allows, type Level, policies, type Role } from '../kernel/permissions.js';
 import { batchedRowById } from '../kernel/rows.js';
 
@@ -23,7 +23,7 @@ async function installationLevel(ctx: Context, row: Pick<IntegrationInstallation
  * `installation`), as SQL: lists read it in their page statement (`viewerAdmin`), so judging a page costs nothing.
  */
 export const viewerAdminSql = (ctx: Context, installation: Prisma.Sql) => Prisma.sql`EXISTS (SELECT 1 FROM "Member" m
-    WHERE ${viewerMembershipSql(ctx.viewer, 'm')} AND m.role = 'admin'
+    WHERE ${viewerMembershipSql(ctx.viewer, 'm')} AND ${viewerRoleSql(ctx.viewer, 'm')} = 'admin'
       AND (m."organizationId" = ${installation}."organizationId"
            OR m."organizationId" = (SELECT i."ownerOrganizationId" FROM "Integration" i WHERE i.id = ${installation}."integrationId")))`;
 

@@ -12,7 +12,7 @@
 import type { Integration as IntegrationRow } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { authorize, forbidden, organizations } from '../kernel/authorize.js';
-import { type Context, loaderFor, viewerMembershipSql } from '../kernel/context.js';
+import { type Context, loaderFor, viewerMembershipSql, viewerRoleSql } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
@@ -26,7 +26,7 @@ export type { IntegrationRow };
 /** The viewer is a member with a role of the organization whose id is this SQL expression. */
 const memberOfSql = (ctx: Context, organizationId: Prisma.Sql) =>
   Prisma.sql`EXISTS (SELECT 1 FROM "Member" m
-    WHERE m."organizationId" = ${organizationId} AND ${viewerMembershipSql(ctx.viewer, 'm')} AND m.role IS NOT NULL)`;
+    WHERE m."organizationId" = ${organizationId} AND ${viewerMembershipSql(ctx.viewer, 'm')} AND ${viewerRoleSql(ctx.viewer, 'm')} IS NOT NULL)`;
 
 /** Integrations (aliased `alias`) listed for the viewer: public ones, and all of their own organizations. */
 export const listedSql = (ctx: Context, alias: string) =>
@@ -51,7 +51,7 @@ const administeredKey = Symbol('organizations the viewer administers');
 export function administeredOrganizations(ctx: Context): Promise<ReadonlySet<string>> {
   return loaderFor<string, ReadonlySet<string>>(ctx, administeredKey, async (keys) => {
     const rows = await ctx.sql<{ organizationId: string }>(
-      Prisma.sql`SELECT m."organizationId" FROM "Member" m WHERE ${viewerMembershipSql(ctx.viewer, 'm')} AND m.role = 'admin'`,
+      Prisma.sql`SELECT m."organizationId" FROM "Member" m WHERE ${viewerMembershipSql(ctx.viewer, 'm')} AND ${viewerRoleSql(ctx.viewer, 'm')} = 'admin'`,
     );
     const ids = new Set(rows.map((row) => row.organizationId));
     return keys.map(() => ids);

@@ -161,8 +161,8 @@ interface InviteToJoin extends LinkInviteRow {
  * raised but never lowered. A disabled member stays out; links of an organization that disabled them do not work.
  */
 export async function joinWithLinkInvite(ctx: Context, organizationId: string, inviteId: string): Promise<Joined> {
-  // A token that acts in one organization (an SSO session's) knows no other, so it joins none.
-  if (ctx.viewer.organizationId && ctx.viewer.organizationId !== organizationId) throw notFound('Invite');
+  // A token scoped to organizations (an SSO session's is to one) knows no other, so it joins none.
+  if (ctx.viewer.organizations && !ctx.viewer.organizations.includes(organizationId)) throw notFound('Invite');
   const userId = ctx.viewer.userId;
   const [invite] = await ctx.sql<InviteToJoin>(Prisma.sql`
     SELECT i.*, o."inviteLinks", s."deletedAt" AS "spaceDeletedAt", coalesce(s.title, c.title) AS "contentTitle", m.disabled,

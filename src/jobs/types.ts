@@ -30,7 +30,7 @@ const jobs: Resource<JobRow, typeof policies.job> = {
   policy: policies.job,
   loadMany: rowsOfTable('BackgroundJob'),
   level: rowAnnotation('job level', async (ctx, rows) => {
-    const scoped = ctx.viewer.organizationId;
+    const scoped = ctx.viewer.organizations !== null || ctx.viewer.spaces !== null;
     const members = await ctx.membership.loadMany(rows.flatMap((row) => row.organizationId ?? []));
     const byOrganization = new Map(rows.flatMap((row) => row.organizationId ?? []).map((id, i) => [id, members[i]]));
     return rows.map((row): Level => {

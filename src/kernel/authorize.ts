@@ -266,13 +266,16 @@ async function grantedRoles(ctx: Context, ids: readonly string[]): Promise<Map<s
 
 /**
  * The viewer's level on collections and spaces: their organization role capped by the content's effective level,
- * raised by grants. Grants are read only in organizations where the viewer has some (the membership says so), so
+ * raised by grants (for a token scoped to spaces, on those spaces only). Grants are read only in organizations where the viewer has some (the membership says so), so
  * most requests pay nothing for them.
  */
 export const contentLevelAnnotation = rowAnnotation<ContentRow & { id: string }, Level>('content level', async (ctx, rows) => {
-  const members = (await ctx.membership.loadMany(rows.map((row) => row.organizationId))).map((member) =>
-    member instanceof Error ? undefined : member,
-  );
+  const scope = ctx.viewer.spaces;
+  // A token scoped to spaces sees those spaces as its user does, and no other collection or space.
+  const members = (await ctx.membership.loadMany(rows.map((row) => row.organizationId))).map((member, i) => {
+    if (member instanceof Error || !member) return undefined;
+    return scope ? (scope.includes(rows[i].id) ? member.spaces : undefined) : member;
+  });
   const withGrants = rows.filter((_row, i) => members[i]?.granted && members[i]?.role !== 'admin').map((row) => row.id);
   const granted = withGrants.length ? await grantedRoles(ctx, withGrants) : new Map<string, Role>();
   return rows.map((row, i) => contentLevel(members[i], row.effectiveLevel, granted.get(row.id) ?? null));

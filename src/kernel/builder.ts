@@ -9,6 +9,7 @@ import AccessPlugin from './access.js';
 import type { Context } from './context.js';
 import InputGuardPlugin, { MAX_DEPTH } from './input-guard.js';
 import { type Level, type Policy, permissionsOf } from './permissions.js';
+import ReadOnlyPlugin from './read-only.js';
 import { validationError } from './validation.js';
 
 export const builder = new SchemaBuilder<{
@@ -23,9 +24,10 @@ export const builder = new SchemaBuilder<{
     LargeJSON: { Input: unknown; Output: unknown };
   };
 }>({
-  // The guard runs before validation: validators never see a NUL character or an over-deep value. Access judges what
-  // every field returns, whoever resolved it.
-  plugins: [InputGuardPlugin, ValidationPlugin, PrismaPlugin, AccessPlugin],
+  // The guard runs before validation: validators never see a NUL character or an over-deep value. A read-only token's
+  // mutation is refused before both (the plugin placed after them puts its check first). Access judges what every
+  // field returns, whoever resolved it.
+  plugins: [InputGuardPlugin, ValidationPlugin, ReadOnlyPlugin, PrismaPlugin, AccessPlugin],
   defaultFieldNullability: false,
   validation: { validationError },
   prisma: {
@@ -134,7 +136,13 @@ export function permissionsType<P extends Policy>(name: string, policy: P) {
   });
 }
 
-/** The permissions of a level (of the object's author, or not), staying synchronous when the level is known. */
-export function permissionsFor<P extends Policy>(policy: P, level: Level | Promise<Level>, owner = false) {
-  return level instanceof Promise ? level.then((known) => permissionsOf(policy, known, owner)) : permissionsOf(policy, level, owner);
+/**
+ * The permissions the viewer is advertised at a level (of the object's author, or not), staying synchronous when the
+ * level is known.
+ */
+export function permissionsFor<P extends Policy>(ctx: Context, policy: P, level: Level | Promise<Level>, owner = false) {
+  const { readOnly } = ctx.viewer;
+  return level instanceof Promise
+    ? level.then((known) => permissionsOf(policy, known, owner, readOnly))
+    : permissionsOf(policy, level, owner, readOnly);
 }

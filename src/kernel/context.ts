@@ -26,8 +26,23 @@ export interface Viewer {
   holdsGrants: boolean;
   /** Whether the user is a guest (a member without role) of an organization: what guests may not see is read only then. */
   guestSomewhere: boolean;
-  /** The one organization the token acts in (an SSO session token), or null for a token of the user's own. */
-  organizationId: string | null;
+  /**
+   * The organizations the token acts in: an SSO session's one, or those its creator scoped it to; null: every
+   * organization of its user. Elsewhere the viewer is nobody: not a member, so nothing there exists for them.
+   */
+  organizations: readonly string[] | null;
+  /**
+   * The spaces the token sees, when its creator scoped it to some: in their organizations it stands as a guest (it
+   * sees the organization, not its members, collections or sites), and those spaces are judged by its user's role and
+   * grants. Null: no such scope.
+   */
+  spaces: readonly string[] | null;
+  /** A token scoped to reading: src/kernel/read-only.ts refuses every mutation. */
+  readOnly: boolean;
+  /** An SSO session's token: its organization's IdP vouched for its user there only, so it mints no token. */
+  session: boolean;
+  /** When the token stops working; a token it mints expires no later. */
+  expiresAt: Date | null;
 }
 
 /**
@@ -36,9 +51,25 @@ export interface Viewer {
  */
 export function viewerMembershipSql(viewer: Viewer, member: 'm' | 'mine' | 'seen'): Prisma.Sql {
   const m = Prisma.raw(member);
-  const scope = viewer.organizationId ? Prisma.sql`AND ${m}."organizationId" = ${viewer.organizationId}` : Prisma.empty;
+  const scope = viewer.organizations ? Prisma.sql`AND ${m}."organizationId" = ANY(${viewer.organizations}::text[])` : Prisma.empty;
   return Prisma.sql`${m}."userId" = ${viewer.userId} AND NOT ${m}.disabled ${scope}`;
 }
+
+/**
+ * The viewer's standing in an organization from their membership row: a token scoped to spaces stands there as a
+ * guest, its spaces judged by the membership as it is (`spaces`).
+ */
+export function membershipOf(viewer: Viewer, row: { role: Membership['role']; granted: boolean }): Membership {
+  const membership = { role: row.role, granted: row.granted };
+  return viewer.spaces ? { role: null, granted: false, spaces: membership } : membership;
+}
+
+/**
+ * The viewer's role in SQL for the Member row aliased `member`, as their standing there is (membershipOf): NULL, a
+ * guest's, for a token scoped to spaces.
+ */
+export const viewerRoleSql = (viewer: Viewer, member: 'm' | 'mine'): Prisma.Sql =>
+  viewer.spaces ? Prisma.sql`NULL::"MemberRole"` : Prisma.sql`${Prisma.raw(member)}.role`;
 
 /**
  * The viewer's memberships in the organizations of `organizationIds` (a text[] expression): each one's
@@ -121,23 +152,29 @@ export async function authenticate(services: Services, authorization: string | n
     userId: string;
     revokedAt: Date | null;
     expiresAt: Date | null;
-    organizationId: string | null;
+    scope: string[] | null;
+    spaces: string[];
+    readOnly: boolean;
+    session: boolean;
     holdsGrants: boolean;
     guestSomewhere: boolean;
   }>(
     Prisma.sql`WITH token AS (
-        SELECT id, "userId", "revokedAt", "expiresAt", "lastUsedAt", "organizationId" FROM "ApiToken" WHERE "tokenHash" = ${hashToken(secret)}
+        SELECT id, "userId", "revokedAt", "expiresAt", "lastUsedAt", spaces, "readOnly", "organizationId" IS NOT NULL AS session,
+               CASE WHEN "organizationId" IS NOT NULL THEN ARRAY["organizationId"]
+                    WHEN cardinality(organizations) > 0 THEN organizations END AS scope
+          FROM "ApiToken" WHERE "tokenHash" = ${hashToken(secret)}
       ), used AS (
         UPDATE "ApiToken" SET "lastUsedAt" = ${now} FROM token
         WHERE "ApiToken".id = token.id AND token."revokedAt" IS NULL
           AND (token."expiresAt" IS NULL OR token."expiresAt" > ${now})
           AND (token."lastUsedAt" IS NULL OR token."lastUsedAt" <= ${new Date(now.getTime() - LAST_USED_PRECISION_MS)})
       )
-      SELECT id, "userId", "revokedAt", "expiresAt", "organizationId", EXISTS (SELECT 1 FROM "ContentGrant" g
+      SELECT id, "userId", "revokedAt", "expiresAt", scope, spaces, "readOnly", session, EXISTS (SELECT 1 FROM "ContentGrant" g
           WHERE g."userId" = token."userId"
              OR g."teamId" IN (SELECT tm."teamId" FROM "TeamMember" tm WHERE tm."userId" = token."userId")) AS "holdsGrants",
         EXISTS (SELECT 1 FROM "Member" m WHERE m."userId" = token."userId" AND m.role IS NULL AND NOT m.disabled
-                   AND (token."organizationId" IS NULL OR m."organizationId" = token."organizationId")) AS "guestSomewhere"
+                   AND (token.scope IS NULL OR m."organizationId" = ANY(token.scope))) AS "guestSomewhere"
         FROM token`,
   );
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) throw refusedToken();
@@ -145,8 +182,13 @@ export async function authenticate(services: Services, authorization: string | n
     userId: token.userId,
     tokenId: token.id,
     holdsGrants: token.holdsGrants,
-    guestSomewhere: token.guestSomewhere,
-    organizationId: token.organizationId,
+    // A token scoped to spaces stands as a guest in their organizations: what guests may not see is read then.
+    guestSomewhere: token.guestSomewhere || token.spaces.length > 0,
+    organizations: token.scope,
+    spaces: token.spaces.length ? token.spaces : null,
+    readOnly: token.readOnly,
+    session: token.session,
+    expiresAt: token.expiresAt,
   };
 }
 
@@ -189,7 +231,7 @@ export function createContext(services: Services, viewer: Viewer, origin: Reques
       const rows = await services.sql<Membership & { organizationId: string }>(
         viewerMembershipsSeenSql(viewer, Prisma.sql`${[...organizationIds]}::text[]`, services.clock.now()),
       );
-      const byOrg = new Map(rows.map((r) => [r.organizationId, { role: r.role, granted: r.granted }]));
+      const byOrg = new Map(rows.map((r) => [r.organizationId, membershipOf(viewer, r)]));
       return organizationIds.map((id) => byOrg.get(id));
     }),
   };

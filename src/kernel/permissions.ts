@@ -25,6 +25,8 @@ export interface Membership {
   role: Role | null;
   /** Whether any content of the organization is granted to them or to one of their teams. */
   granted: boolean;
+  /** For a token scoped to spaces: the membership those spaces are judged by (the standing above is a guest's). */
+  spaces?: { role: Role | null; granted: boolean };
 }
 
 const RANK: Record<GrantedLevel, number> = { guest: 0, read: 1, comment: 2, edit: 3, review: 4, create: 5, admin: 6 };
@@ -59,8 +61,8 @@ export const policies = {
     installIntegration: 'admin',
   },
   collection: { view: 'read', admin: 'create', viewInviteLinks: 'create', create: 'create' },
-  /** A user is seen by themselves and by the members of the organizations they belong to. */
-  user: { view: 'guest' },
+  /** A user is seen by themselves and by the members of the organizations they belong to; changed by themselves. */
+  user: { view: 'guest', edit: { owner: 'guest' } },
   /** A team is managed (renamed, its members changed) by the organization's admins and by the team's owners. */
   team: { view: 'read', admin: 'admin' },
   teamMember: { view: 'read' },
@@ -89,6 +91,11 @@ export const policies = {
    * the one that publishes the integration; on a space, seen too by whoever may install integrations there.
    */
   installation: { view: 'create' },
+  /**
+   * An API token: seen and revoked by its user, and by the admins of an organization it acts in (they judge who acts
+   * there, not what the token does elsewhere).
+   */
+  apiToken: { view: { owner: 'guest', others: 'admin' }, revoke: { owner: 'guest', others: 'admin' } },
   /** A background job: seen by whoever asked for it, and by the admins of the organization it works for. */
   job: { view: { owner: 'guest', others: 'admin' } },
   /**
@@ -151,10 +158,27 @@ export function allows(rule: Rule, level: Level, owner = false): boolean {
   return minimum !== undefined && atLeast(level, minimum);
 }
 
-/** The `permissions` object of a level under a policy: every action, allowed or not. */
-export function permissionsOf<P extends Policy>(policy: P, level: Level, owner = false): Record<ActionOf<P>, boolean> {
+/** The actions of the policies that read and change nothing: what a read-only token may still be advertised. */
+const READING_ACTIONS: ReadonlySet<string> = new Set([
+  'view',
+  'access',
+  'viewInviteLinks',
+  'viewBilling',
+  'viewAdaptiveSchema',
+  'listMembers',
+  'listTeams',
+  'listIntegrations',
+  'listInstallations',
+]);
+
+/**
+ * The `permissions` object of a level under a policy: every action, allowed or not. A read-only token (src/kernel/
+ * read-only.ts refuses its mutations) is advertised the reading actions alone.
+ */
+export function permissionsOf<P extends Policy>(policy: P, level: Level, owner = false, readOnly = false): Record<ActionOf<P>, boolean> {
   const out = {} as Record<ActionOf<P>, boolean>;
-  for (const action in policy) out[action as ActionOf<P>] = allows(policy[action], level, owner);
+  for (const action in policy)
+    out[action as ActionOf<P>] = (!readOnly || READING_ACTIONS.has(action)) && allows(policy[action], level, owner);
   return out;
 }
 
@@ -167,7 +191,7 @@ export function organizationLevel(member: Membership | undefined): Level {
 /** The level on a team: its owners manage it whatever their organization role; otherwise the organization level. */
 export function teamLevel(member: Membership | undefined, ownsTeam: boolean): Level {
   if (!member) return null;
-  return ownsTeam ? 'admin' : organizationLevel(member);
+  return ownsTeam && !member.spaces ? 'admin' : organizationLevel(member);
 }
 
 /** The level a membership gives on a collection or space with this effective level, raised by what is granted there. */
@@ -206,7 +230,7 @@ export function grantedContentSql(userId: string): Prisma.Sql {
 /**
  * SQL twin of `contentLevel(...) !== null` for a collection or space aliased `content` (`t` unless told): the viewer is
  * a member (not a guest) of its organization, and an admin there or the content has a default level; or it is granted
- * to them. Viewer-relative, so it filters lists at any nesting depth, across organizations, in one statement.
+ * to them; and for a token scoped to spaces, it is one of them. Viewer-relative, so it filters lists at any nesting depth, across organizations, in one statement.
  */
 export function visibleToViewerSql(viewer: Viewer, content = 't'): Prisma.Sql {
   const t = Prisma.raw(content);
@@ -214,7 +238,8 @@ export function visibleToViewerSql(viewer: Viewer, content = 't'): Prisma.Sql {
   // statement its index-only count and much of its planning, which most viewers need not pay. One EXISTS with the
   // alternatives inside, so that PostgreSQL still makes it a semi-join.
   const granted = viewer.holdsGrants ? Prisma.sql`OR ${t}.id IN ${grantedContentSql(viewer.userId)}` : Prisma.empty;
-  return Prisma.sql`EXISTS (SELECT 1 FROM "Member" m
+  const scope = viewer.spaces ? Prisma.sql`${t}.id = ANY(${viewer.spaces}::text[]) AND` : Prisma.empty;
+  return Prisma.sql`${scope} EXISTS (SELECT 1 FROM "Member" m
     WHERE m."organizationId" = ${t}."organizationId" AND ${viewerMembershipSql(viewer, 'm')}
       AND ((m.role IS NOT NULL AND (m.role = 'admin' OR ${t}."effectiveLevel" IS NOT NULL)) ${granted}))`;
 }

@@ -7,7 +7,13 @@ import { type CipherGCM, createCipheriv, createDecipheriv, type DecipherGCM, ran
 import { deriveKey } from './secrets.js';
 
 /** What a sealed value is, each purpose in one column (the Git credentials also in their job's payload). */
-export type SealPurpose = 'share-link-key' | 'publishing-auth-key' | 'integration-secrets' | 'git-sync-credentials' | 'webhook-secret';
+export type SealPurpose =
+  | 'share-link-key'
+  | 'publishing-auth-key'
+  | 'integration-secrets'
+  | 'git-sync-credentials'
+  | 'webhook-secret'
+  | 'idempotent-answer';
 
 /** Where a sealed value belongs: its purpose, and the key of the row that holds it. */
 export interface SealedFor {

@@ -91,7 +91,7 @@ export const OpenAPISpec = builder.prismaObject('OpenAPISpec', {
     lastProcessedErrorCount: t.exposeInt('lastProcessedErrorCount', { description: 'How many problems the last processing found.' }),
     permissions: t.field({
       type: SpecPermissions,
-      resolve: (spec, _args, ctx) => permissionsFor(policies.openAPISpec, openAPISpecs.level.of(ctx, spec)),
+      resolve: (spec, _args, ctx) => permissionsFor(ctx, policies.openAPISpec, openAPISpecs.level.of(ctx, spec)),
     }),
     urls: t.field({
       type: SpecUrls,

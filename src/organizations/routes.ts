@@ -9,6 +9,7 @@ export const organizationRest: RestModule = {
   },
   routes: [
     route('GET /v1/orgs', 'listOrganizationsForAuthenticatedUser', 'organizations'),
+    route('POST /v1/orgs', 'createOrganization', 'createOrganization(input: $body, withDefaultSite: $withDefaultSite)', { status: 201 }),
     route('GET /v1/orgs/:organizationId', 'getOrganizationById', 'organization(id: $organizationId)'),
     route('PATCH /v1/orgs/:organizationId', 'updateOrganizationById', 'updateOrganization(id: $organizationId, input: $body)'),
     // The body is `{organizations: [...]}`: an alias around a list, which a field path cannot express.

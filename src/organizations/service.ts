@@ -4,7 +4,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize, organizations } from '../kernel/authorize.js';
 import type { Context } from '../kernel/context.js';
-import { badRequest, conflict, isUniqueViolation } from '../kernel/errors.js';
+import { ApiError, badRequest, conflict, isUniqueViolation } from '../kernel/errors.js';
 import { lockIfMatch } from '../kernel/etags.js';
 import { changedFields, type EventRecorder, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
@@ -66,8 +66,15 @@ export async function updateOrganization(ctx: Context, id: string, input: Organi
 }
 
 /** A new organization owned (as admin) by an existing user, recorded in the transaction `tx`. */
-export async function createOrganization(tx: Prisma.TransactionClient, recorder: EventRecorder, input: { title: string; ownerId: string }) {
-  const organization = await tx.organization.create({ data: { id: newId(), title: input.title }, select: { id: true, title: true } });
+export async function createOrganization(
+  tx: Prisma.TransactionClient,
+  recorder: EventRecorder,
+  input: { title: string; ownerId: string; emailDomains?: string[] },
+) {
+  const organization = await tx.organization.create({
+    data: { id: newId(), title: input.title, emailDomains: input.emailDomains ?? [] },
+    select: { id: true, title: true },
+  });
   await tx.member.create({ data: { organizationId: organization.id, userId: input.ownerId, role: 'admin' } });
   await recordEvents(tx, recorder, [
     {
@@ -78,6 +85,25 @@ export async function createOrganization(tx: Prisma.TransactionClient, recorder:
     },
   ]);
   return organization;
+}
+
+/**
+ * The viewer creates an organization, of which they become the admin: any user where ORGANIZATION_CREATION is `users`,
+ * the instance's admins where it is `admins`. A token scoped to organizations or spaces creates none: the new one would
+ * lie outside its scope.
+ */
+export async function createOrganizationForViewer(ctx: Context, input: { title: string; emailDomains?: string[] | null }) {
+  const { viewer, config } = ctx;
+  if (viewer.organizations || viewer.spaces) {
+    throw new ApiError(403, 'A token scoped to organizations or spaces creates no organization: use a token of your own without scopes.');
+  }
+  if (config.organizationCreation === 'admins' && !(await ctx.instanceAdmins.has(viewer.userId))) {
+    throw new ApiError(403, "Only the instance's admins create organizations here (ORGANIZATION_CREATION=admins).");
+  }
+  const organization = await ctx.prisma.$transaction((tx) =>
+    createOrganization(tx, ctx, { title: input.title, ownerId: viewer.userId, emailDomains: input.emailDomains ?? [] }),
+  );
+  return organization.id;
 }
 
 /**

@@ -4,7 +4,7 @@ import { type Organization as OrganizationRow, Prisma } from '../generated/prism
 import { BillingPlan, OrganizationCommunityType, OrganizationType, OrganizationUseCase } from '../generated/prisma/enums.js';
 import { authorizeRow, organizations } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, prismaEnum } from '../kernel/builder.js';
-import { type Context, loaderFor, memberSeenSql, viewerMembershipSql, viewerMembershipsSql } from '../kernel/context.js';
+import { type Context, loaderFor, memberSeenSql, membershipOf, viewerMembershipSql, viewerMembershipsSql } from '../kernel/context.js';
 import { MemberRoleEnum } from '../kernel/enums.js';
 import { notFound } from '../kernel/errors.js';
 import { etagField, tagOf } from '../kernel/etags.js';
@@ -68,7 +68,7 @@ export const Organization = builder.prismaObject('Organization', {
     }),
     permissions: t.field({
       type: OrganizationPermissions,
-      resolve: (org, _args, ctx) => permissionsFor(policies.organization, organizations.level.of(ctx, org)),
+      resolve: (org, _args, ctx) => permissionsFor(ctx, policies.organization, organizations.level.of(ctx, org)),
     }),
   }),
 });
@@ -102,7 +102,7 @@ export const PublicOrganization = builder
       }),
       permissions: t.field({
         type: OrganizationPermissions,
-        resolve: (org, _args, ctx) => permissionsFor(policies.organization, organizations.level.of(ctx, org)),
+        resolve: (org, _args, ctx) => permissionsFor(ctx, policies.organization, organizations.level.of(ctx, org)),
       }),
     }),
   });
@@ -140,7 +140,7 @@ async function withMembership(ctx: Context, id: string): Promise<OrganizationRow
       FROM "Organization" o WHERE o.id = ${id}`);
   if (!found) return null;
   const { __membership, ...row } = found;
-  ctx.membership.prime(id, __membership ? { role: __membership.role, granted: __membership.granted } : undefined);
+  ctx.membership.prime(id, __membership ? membershipOf(ctx.viewer, __membership) : undefined);
   return row;
 }
 
@@ -174,8 +174,8 @@ builder.queryFields((t) => ({
         select: publicColumns,
         where: {
           emailDomains: { has: domain },
-          // A token of one organization sees no other.
-          ...(ctx.viewer.organizationId ? { id: ctx.viewer.organizationId } : {}),
+          // A token scoped to organizations sees no other.
+          ...(ctx.viewer.organizations ? { id: { in: [...ctx.viewer.organizations] } } : {}),
           ...(ownDomain ? {} : { members: { some: { userId: ctx.viewer.userId, disabled: false } } }),
         },
         orderBy: { id: 'asc' },

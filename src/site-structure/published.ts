@@ -200,7 +200,8 @@ export async function resolvePublishedUrl(
 ): Promise<PublishedSiteContent | PublishedContentRedirect> {
   const url = new URL(args.url);
   const found = await publishedSiteAt(ctx, url);
-  if (!found) throw noContent();
+  // A token scoped to organizations knows of no other's sites, however public.
+  if (!found || (ctx.viewer.organizations && !ctx.viewer.organizations.includes(found.site.organizationId))) throw noContent();
   const { site, depth } = found;
   let key: string | null = null;
   if (site.visibility === 'share_link') {
@@ -215,7 +216,8 @@ export async function resolvePublishedUrl(
   const segments = segmentsOf(url.pathname);
   const rest = segments.slice(depth);
   const place = await placeIn(ctx, site, await structureOf(ctx, site.id, { live: true, key: null, for: 'visitors' }), rest);
-  if (!place.siteSpace) throw noContent();
+  // A token scoped to spaces reads no other space's content, published or not.
+  if (!place.siteSpace || (ctx.viewer.spaces && !ctx.viewer.spaces.includes(place.siteSpace.spaceId))) throw noContent();
   const siteBasePath = `/${segments.slice(0, depth).map(encodeURIComponent).join('/')}${depth ? '/' : ''}`;
   const consumed = rest.slice(0, place.used).map(encodeURIComponent);
   const pathname = rest.slice(place.used).join('/');

@@ -137,7 +137,7 @@ export const Site = builder.prismaObject('Site', {
     defaultLevel: t.field({ type: SiteDefaultLevelEnum, resolve: () => 'inherit' as const }),
     permissions: t.field({
       type: SitePermissions,
-      resolve: (site, _args, ctx) => permissionsFor(policies.site, siteLevelAnnotation.of(ctx, site)),
+      resolve: (site, _args, ctx) => permissionsFor(ctx, policies.site, siteLevelAnnotation.of(ctx, site)),
     }),
     published: t.exposeBoolean('published', { description: 'Whether the site is live for its audience.' }),
     siteSpaceCount: t.int({

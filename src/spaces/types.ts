@@ -86,7 +86,12 @@ export const Space = builder.prismaObject('Space', {
     mergeRules: t.expose('mergeRules', { type: 'JSON' }),
     organizationId: t.exposeID('organizationId'),
     organization: t.relation('organization'),
-    parentId: t.exposeID('parentId', { nullable: true, description: 'Id of the parent collection.' }),
+    parentId: t.id({
+      nullable: true,
+      description: 'Id of the parent collection.',
+      // A token scoped to spaces sees no collection, so it learns of none.
+      resolve: (space, _args, ctx) => (ctx.viewer.spaces ? null : space.parentId),
+    }),
     language: t.exposeString('language', { nullable: true }),
     visitorAuth: t.field({
       type: VisitorAuth,
@@ -106,7 +111,7 @@ export const Space = builder.prismaObject('Space', {
     }),
     permissions: t.field({
       type: SpacePermissions,
-      resolve: (s, _args, ctx) => permissionsFor(policies.space, contentLevelAnnotation.of(ctx, s)),
+      resolve: (s, _args, ctx) => permissionsFor(ctx, policies.space, contentLevelAnnotation.of(ctx, s)),
     }),
   }),
 });

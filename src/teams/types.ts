@@ -52,7 +52,7 @@ export const Team = builder.objectRef<TeamRow>('Team').implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     permissions: t.field({
       type: TeamPermissions,
-      resolve: (team, _args, ctx) => permissionsFor(policies.team, teamLevelAnnotation.of(ctx, team)),
+      resolve: (team, _args, ctx) => permissionsFor(ctx, policies.team, teamLevelAnnotation.of(ctx, team)),
     }),
   }),
 });

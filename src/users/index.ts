@@ -1,3 +1,4 @@
 import './types.js';
+import './mutations.js';
 
 export { userRest } from './routes.js';

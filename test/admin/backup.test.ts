@@ -366,6 +366,18 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
   await prisma.installationSite.create({ data: { installationId: installation.id, siteId: site.id } });
   await prisma.gitSync.create({ data: { spaceId: space.id, url: 'https://github.com/a/b', ref: 'main' } });
   await prisma.rateLimit.create({ data: { key: `token:${AWKWARD}`, points: 7, expire: 9007199254740993n } });
+  await prisma.idempotencyKey.create({
+    data: {
+      tokenId: world.admin.tokenId,
+      key: AWKWARD,
+      claim: newId(),
+      request: 'hmac',
+      status: 201,
+      answer: 'v2.sealed',
+      claimedAt: new Date('2026-11-27T00:00:00.001Z'),
+      expiresAt: new Date('2026-11-28T00:00:00.001Z'),
+    },
+  });
   await prisma.gitSyncOperation.create({ data: { id: newId(), spaceId: space.id, direction: 'import', ref: 'main', error: AWKWARD } });
   await prisma.auditEvent.create({
     data: {

@@ -432,6 +432,9 @@ describe('CLI process', () => {
         expiresAt: created.expiresAt,
         revokedAt: null,
         organizationId: null,
+        organizations: [],
+        spaces: [],
+        readOnly: false,
       },
     ]);
     expect(listed.stdout).not.toContain(created.token);

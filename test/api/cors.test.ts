@@ -17,13 +17,14 @@ it('answers a configured origin’s preflight and requests, exposing the headers
   expect(res.status).toBe(204);
   expect(res.headers.get('access-control-allow-origin')).toBe('https://docs.example.com');
   expect(res.headers.get('access-control-allow-headers')).toContain('Authorization');
+  expect(res.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
   expect(res.headers.get('access-control-allow-headers')).toContain('If-Match,If-None-Match');
   const { owner } = await buildOrganization(open.prisma);
   const get = await open.request('GET', '/v1/orgs', { token: owner.token, headers: { origin: 'http://localhost:5173' } });
   expect(get.status).toBe(200);
   expect(get.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
   expect(get.headers.get('access-control-expose-headers')).toBe(
-    'X-Request-Id,Location,ETag,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset',
+    'X-Request-Id,Location,ETag,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,Idempotent-Replayed',
   );
 });
 

@@ -12,7 +12,7 @@ import { restModules, schema } from '../../src/schema.js';
 import { type Person, type Response, useApi } from '../support/app.js';
 import type { BudgetCall } from '../support/budgets.js';
 import { jsonOfSize, rawRequest } from '../support/raw-http.js';
-import { buildRouteCalls } from '../support/route-calls.js';
+import { buildRouteCalls, routeCallsEnv } from '../support/route-calls.js';
 
 const routes = restModules.flatMap((module) => module.routes);
 const label = (route: RouteDefinition) => `${route.method} ${route.path} (${route.name})`;
@@ -46,7 +46,7 @@ const BAD_BODIES: unknown[] = [
 const BAD_QUERY = 'limit=-1&page=%E0%A4%A&format=sideways&status=nope&order=sideways&metadata=maybe&computed=2&only=1&search=%00&query=%00';
 
 // Thousands of requests in a minute: the rate limits would answer most of them (test/api/rate-limits.test.ts has them).
-const { t } = useApi({ env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0', ALLOW_PRIVATE_NETWORK: 'true' } });
+const { t } = useApi({ env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0', ...routeCallsEnv } });
 let admin: Person;
 /** A call of each route that succeeds, by route key: real objects in its path (test/support/route-calls.ts). */
 let calls: Record<string, BudgetCall>;

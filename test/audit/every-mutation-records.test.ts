@@ -10,7 +10,7 @@ import { restModules, schema } from '../../src/schema.js';
 import { type Person, useApi } from '../support/app.js';
 import type { BudgetCall } from '../support/budgets.js';
 import { buildMember, buildOrganization, buildSpace, buildUser } from '../support/factories.js';
-import { buildRouteCalls } from '../support/route-calls.js';
+import { buildRouteCalls, routeCallsEnv } from '../support/route-calls.js';
 
 /** Routes that change nothing an audit log is for, by the issue's "Decided": each with why. These stay. */
 const bookkeeping: Record<string, string> = {
@@ -37,8 +37,7 @@ const callsRecordingNothing: Record<string, string> = {
 const keyOf = (route: RouteDefinition) => `${route.method} ${route.path}`;
 const changing = restModules.flatMap((module) => module.routes).filter((route) => route.method !== 'GET');
 
-// Private addresses allowed: the content import reads a page on loopback (test/content-import/budgets.ts).
-const { t } = useApi({ env: { ALLOW_PRIVATE_NETWORK: 'true' } });
+const { t } = useApi({ env: routeCallsEnv });
 let admin: Person;
 let calls: Record<string, BudgetCall>;
 

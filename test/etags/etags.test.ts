@@ -123,7 +123,7 @@ describe('If-Match', () => {
 
   it('costs one statement, only when sent; a GET pays nothing for its tag', async () => {
     const space = await buildSpace(t.prisma, { organizationId: acme });
-    const headers = (tag?: string) => ({ token: admin.token, headers: tag ? { 'if-match': tag } : {} });
+    const headers = (tag?: string) => ({ token: admin.token, headers: tag ? { 'if-match': tag } : ({} as Record<string, string>) });
     const read = await t.counted('GET', `/v1/spaces/${space.id}`, { token: admin.token });
     const cached = await t.counted('GET', `/v1/spaces/${space.id}`, { token: admin.token, headers: { 'if-none-match': tagOf(read)! } });
     expect(cached.status).toBe(304);

@@ -176,6 +176,7 @@ beforeAll(async () => {
   addTo('AuditEvent', auditEvent);
   addTo('Webhook', w.webhook);
   addTo('Invite', w.invite);
+  addTo('ApiToken', w.apiToken);
   addTo('Integration', w.integrationName);
   addTo('IntegrationInstallation', w.installation);
   addTo('OpenAPISpecVersion', w.version);
@@ -219,8 +220,8 @@ beforeAll(async () => {
     'LEAKvalue',
     'LEAKimport',
   ];
-  const adminOnly = [w.shareLink, w.saml, w.webhook, w.invite, w.installation, w.job, auditEvent];
-  const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKwebhook', 'LEAKjob'];
+  const adminOnly = [w.shareLink, w.saml, w.webhook, w.invite, w.installation, w.job, auditEvent, w.apiToken];
+  const adminOnlyWords = ['LEAKsharelink', 'LEAKsaml', 'LEAKwebhook', 'LEAKjob', 'LEAKtoken'];
   const everything = {
     ids: [
       ...secretContent,
@@ -275,6 +276,18 @@ beforeAll(async () => {
       token: w.scoped.token,
       secrets: secrets(everything.ids, [...everything.words, 'leakdomain.example', ...emailsOf(world.reader)]),
     },
+    // A guest of the organization but for the open space, which it sees as its reader does: nothing else of the
+    // content, the site, the team, the spec; the custom fields, as every guest.
+    {
+      name: 'a reader’s token scoped to one space',
+      token: w.openSpaceReader,
+      secrets: secrets(
+        everything.ids.filter(
+          (id) => ![w.openSpace, ...w.openChangeRequests, ...w.openComments, ...w.openReviews, w.openImportRun, w.field].includes(id),
+        ),
+        [...everything.words.filter((word) => word !== 'LEAKfield'), ...emailsOf(world.admin, world.creator)],
+      ),
+    },
   ];
 }, 240_000);
 
@@ -291,6 +304,7 @@ const argumentPool: Record<string, string> = {
   samlProviderId: 'SamlProvider',
   auditEventId: 'AuditEvent',
   webhookId: 'Webhook',
+  tokenId: 'ApiToken',
   inviteId: 'Invite',
   name: 'CustomField',
   slug: 'OpenAPISpec',

@@ -1,5 +1,6 @@
 // The permission matrix at the REST surface: every endpoint of a space or a collection, called by every persona
-// (owner and admin, create, edit, read, guest, a guest whose team was granted edit, another organization's admin), on
+// (owner and admin, create, edit, read, guest, a guest whose team was granted edit, another organization's admin, and
+// the admin's tokens scoped to reading and to another organization), on
 // an object of its own. Each answers as the object's `permissions` (as the persona reads them) say: success when the
 // action the endpoint needs is advertised, 403 when it is not, 404 when the persona cannot see the object at all.
 // A new content endpoint fails the first test until it is given its action here.
@@ -177,11 +178,12 @@ const contentRoutes = restModules
   .flatMap((module) => module.routes)
   .filter((route) => /^\/v1\/(spaces\/:spaceId|collections\/:collectionId)(\/|$)/.test(route.path));
 
-const personas = ['admin', 'creator', 'editor', 'reader', 'guest', 'teamGranted', 'outsider'] as const;
+const personas = ['admin', 'creator', 'editor', 'reader', 'guest', 'teamGranted', 'outsider', 'adminReadOnly', 'adminElsewhere'] as const;
 type Persona = (typeof personas)[number];
 
-// Private addresses allowed: the content import reads a page on loopback.
-const { t, world } = useApi({ world: true, env: { ALLOW_PRIVATE_NETWORK: 'true' } });
+// Private addresses allowed: the content import reads a page on loopback. No rate limit: the admin's token makes every
+// persona's objects, several hundred requests a minute.
+const { t, world } = useApi({ world: true, env: { ALLOW_PRIVATE_NETWORK: 'true', RATE_LIMIT_PER_MINUTE: '0' } });
 let people: Record<Persona, Person>;
 let grantedTeam: string;
 /** A team and a member to name in grant endpoints. */
@@ -193,7 +195,14 @@ beforeAll(async () => {
   grantedTeam = (await t.prisma.team.create({ data: { id: newId(), organizationId, title: 'Granted' } })).id;
   await t.prisma.teamMember.create({ data: { teamId: grantedTeam, organizationId, userId: teamGranted.userId } });
   team = (await t.prisma.team.create({ data: { id: newId(), organizationId, title: 'Named' } })).id;
-  people = { ...world, teamGranted };
+  const minted = async (body: Record<string, unknown>): Promise<Person> => {
+    const res = await t.request('POST', '/v1/user/tokens', { token: world.admin.token, body: { label: 'Matrix', ...body } });
+    expect(res.status, res.text).toBe(201);
+    return { ...world.admin, token: res.body.token, tokenId: res.body.id };
+  };
+  const adminReadOnly = await minted({ access: 'read' });
+  const adminElsewhere = await minted({ organizations: [world.secondOrganizationId] });
+  people = { ...world, teamGranted, adminReadOnly, adminElsewhere };
 });
 
 /** A fresh object of the endpoint's kind (top level, default level inherit), with the persona's team granted edit. */
@@ -307,7 +316,9 @@ describe('the permission matrix of content endpoints', () => {
     expect(outcomes).toEqual(expected);
     // Against an agreement on a wrong answer: the organization's admin always succeeds, and those outside never see it.
     expect(outcomes.admin).toBe(route.status);
-    expect([outcomes.guest, outcomes.outsider]).toEqual([404, 404]);
+    expect([outcomes.guest, outcomes.outsider, outcomes.adminElsewhere]).toEqual([404, 404, 404]);
+    // The admin's read-only token reads what the admin reads, and changes nothing.
+    expect(outcomes.adminReadOnly).toBe(route.method === 'GET' ? route.status : 403);
     // The team-granted guest edits: what needs only view or edit is theirs.
     if ((endpoint.action === 'view' || endpoint.action === 'edit') && !endpoint.also) expect(outcomes.teamGranted).toBe(route.status);
     // The creator administers the object but is no admin of its organization: it stays there.

@@ -53,6 +53,7 @@ const KERNEL_GRAPHQL = [
   'src/kernel/builder.ts',
   'src/kernel/access.ts',
   'src/kernel/input-guard.ts',
+  'src/kernel/read-only.ts',
   'src/kernel/enums.ts',
   'src/kernel/list-fields.ts',
   'src/jobs/types.ts',

@@ -109,6 +109,27 @@ describe('GET /v1/urls/published (getPublishedContentByUrl)', () => {
     api = await addSection(site, { spaceId: (await space('API')).id });
   });
 
+  it('resolves nothing for a token scoped to other organizations or spaces: not found, as where no site is', async () => {
+    const mint = async (body: Record<string, unknown>) =>
+      (await t.request('POST', '/v1/user/tokens', { token: world.outsider.token, body: { label: 'Scoped', ...body } })).body.token;
+    const own = await mint({ organizations: [world.outsiderOrganizationId] });
+    const elsewhere = await space('Not on the site');
+    const noSite = await lookup(`${SITES}/nowhere/`, '', own);
+    for (const token of [own, await mint({ access: 'read' })]) {
+      const res = await lookup(`${SITES}/${acme}/handbook/`, '', token);
+      if (token === own) expect([res.status, res.body]).toEqual([noSite.status, noSite.body]);
+      else expect(res.status).toBe(200);
+    }
+    // A reader's token scoped to a space of Acme the site does not publish finds the site's spaces nowhere.
+    const reader = await t.request('POST', '/v1/user/tokens', {
+      token: world.reader.token,
+      body: { label: 'One space', spaces: [elsewhere.id] },
+    });
+    expect(reader.status, reader.text).toBe(201);
+    const res = await lookup(`${SITES}/${acme}/handbook/`, '', reader.body.token);
+    expect([res.status, res.body]).toEqual([noSite.status, noSite.body]);
+  });
+
   it('resolves the site’s root to the default section’s default site space, for any caller with a token', async () => {
     const res = await lookup(`${SITES}/${acme}/handbook/`);
     expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 // A world of restricted objects for the access tests: an organization whose admin made, through the API, spaces and
 // collections some members may not see (restricted, or granted to one guest), with content, change requests,
 // comments, import runs, a site publishing the open and the restricted spaces, and the organization's own secrets (share
-// link, SAML provider, webhook, invite link, installation, job). Titles and bodies of what is restricted carry LEAK words, so that a test
+// link, SAML provider, webhook, invite link, installation, job, an admin's API token). Titles and bodies of what is restricted carry LEAK words, so that a test
 // can look for them in any answer.
 import { newId } from '../../src/kernel/ids.js';
 import { refreshEffectiveLevels } from '../../src/kernel/permissions.js';
@@ -150,6 +150,10 @@ export async function buildRestrictedWorld(t: TestApp) {
     await ok('POST', `${base}/webhooks`, { url: 'https://leak.example/LEAKwebhook', events: ['*'], description: 'LEAKwebhook' })
   ).id as string;
   const invite = (await ok('POST', `${base}/link-invites`, { role: 'read' })).id as string;
+  // The admin's token that acts in this organization alone; a reader's token that sees the open space alone.
+  const apiToken = (await ok('POST', '/v1/user/tokens', { label: 'LEAKtoken', organizations: [org] })).id as string;
+  const openSpaceReader = (await ok('POST', '/v1/user/tokens', { label: 'Open space only', spaces: [openSpace] }, world.reader.token))
+    .token as string;
   const integrationName = 'leak-integration';
   await ok('POST', `/v1/integrations/${integrationName}`, manifest(org, { title: 'Published', visibility: 'public' }));
   const installation = (await ok('POST', `/v1/integrations/${integrationName}/installations`, { organization: org })).id as string;
@@ -196,6 +200,9 @@ export async function buildRestrictedWorld(t: TestApp) {
     saml,
     webhook,
     invite,
+    apiToken,
+    /** A reader's token scoped to the open space. */
+    openSpaceReader,
     integrationName,
     installation,
     secretPageIds: [...new Set(pages.filter((row) => row.spaceId === secretSpace).map((row) => row.pageId))],

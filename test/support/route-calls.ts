@@ -23,6 +23,7 @@ import { siteRedirectBudgets } from '../site-redirects/budgets.js';
 import { siteStructureBudgets } from '../site-structure/budgets.js';
 import { sitesBudgets } from '../sites/budgets.js';
 import { ssoBudgets } from '../sso/budgets.js';
+import { tokensBudgets } from '../tokens/budgets.js';
 import { webhooksBudgets } from '../webhooks/budgets.js';
 import type { Person, TestApp } from './app.js';
 import type { BudgetCall, DomainBudgets } from './budgets.js';
@@ -51,7 +52,14 @@ export const domains: DomainBudgets[] = [
   openAPIBudgets,
   auditBudgets,
   webhooksBudgets,
+  tokensBudgets,
 ];
+
+/**
+ * What a service answering every call needs: private addresses (the content import reads a page on loopback,
+ * test/content-import/budgets.ts), and organizations created by any user.
+ */
+export const routeCallsEnv = { ALLOW_PRIVATE_NETWORK: 'true', ORGANIZATION_CREATION: 'users' };
 
 /** The admin who makes every call, and the call of each route by route key (`METHOD /path/:param`). */
 export async function buildRouteCalls(t: TestApp): Promise<{ admin: Person; calls: Record<string, BudgetCall> }> {
@@ -94,7 +102,9 @@ export async function buildRouteCalls(t: TestApp): Promise<{ admin: Person; call
     'GET /v1/': { path: '/v1/' },
     'GET /v1/user': { path: '/v1/user' },
     'GET /v1/users/:userId': { path: `/v1/users/${colleague.userId}` },
+    'PATCH /v1/users/:userId': { path: `/v1/users/${admin.userId}`, body: { displayName: 'Admin, renamed' } },
     'GET /v1/orgs': { path: '/v1/orgs' },
+    'POST /v1/orgs': { path: '/v1/orgs', body: { title: 'Created', emailDomains: ['created.example'] } },
     'GET /v1/orgs/:organizationId': { path: `/v1/orgs/${organizationId}` },
     'PATCH /v1/orgs/:organizationId': { path: `/v1/orgs/${organizationId}`, body: { title: 'Budget, renamed' } },
     'GET /v1/email-domains/:emailDomain/orgs': { path: `/v1/email-domains/${emailDomain}/orgs` },

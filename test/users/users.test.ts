@@ -1,6 +1,7 @@
 // GET /v1/user, GET /v1/users/{userId} and GET /v1/ (what the service says of itself), through GitBook's client.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Person, useApi } from '../support/app.js';
+import { eventsOf } from '../support/events.js';
 import { buildMember, buildOrganization, buildUser } from '../support/factories.js';
 import { expectMatchesSpec, gitbookClient } from '../support/openapi.js';
 
@@ -61,5 +62,34 @@ describe('GET /v1/', () => {
     expectMatchesSpec('0202', 'GET', '/', 200, res.data);
     expect(res.data.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(new Date(res.data.build).toISOString()).toBe(res.data.build);
+  });
+});
+
+describe('PATCH /v1/users/{userId} (updateUserById)', () => {
+  it('changes one’s own display name and photo, matching the spec, recorded in one’s organizations', async () => {
+    const person = await buildUser(t.prisma, { displayName: 'Before' });
+    const { organization } = await buildOrganization(t.prisma, { owner: person });
+    const res = await gitbookClient('0202', t.url, person.token).users.updateUserById(person.userId, {
+      displayName: 'After',
+      photoURL: 'https://example.com/after.png',
+    });
+    expect(res.status).toBe(200);
+    expectMatchesSpec('0202', 'PATCH', '/users/{userId}', 200, res.data);
+    expect(res.data).toMatchObject({ id: person.userId, displayName: 'After', photoURL: 'https://example.com/after.png' });
+    const [event] = await eventsOf(t.prisma, { organizationId: organization.id }, 'user_updated');
+    expect(event.payload).toMatchObject({ changed: { displayName: { from: 'Before', to: 'After' } } });
+    const removed = await t.request('PATCH', `/v1/users/${person.userId}`, { token: person.token, body: { photoURL: null } });
+    expect(removed.body.photoURL).toBeUndefined();
+  });
+
+  it('refuses another user one sees (403), one one does not see (404), and bad input (400)', async () => {
+    expect((await t.request('PATCH', `/v1/users/${colleague.userId}`, { token: alice.token, body: { displayName: 'X' } })).status).toBe(
+      403,
+    );
+    expect((await t.request('PATCH', `/v1/users/${stranger.userId}`, { token: alice.token, body: { displayName: 'X' } })).status).toBe(404);
+    for (const body of [{ displayName: '' }, { displayName: 'x'.repeat(65) }, { displayName: null }, { photoURL: 'not a url' }]) {
+      const res = await t.request('PATCH', `/v1/users/${alice.userId}`, { token: alice.token, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
   });
 });

@@ -1,0 +1,4 @@
+import './types.js';
+import './mutations.js';
+
+export { tokenRest } from './routes.js';
