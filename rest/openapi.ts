@@ -226,6 +226,18 @@ const IDEMPOTENT_REPLAYED = {
   },
 };
 
+/** The response header of a route whose body carries its object's tag (etags.ts), and a GET's conditional header. */
+const ETAG = {
+  ETag: { description: 'Strong entity tag of the object answered; If-Match and If-None-Match take it.', schema: { type: 'string' } },
+};
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'Entity tags (or *): when one is the object’s, the answer is 304 without a body.',
+  schema: { type: 'string' },
+};
+
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No content', 205: 'Reset content' };
 
 export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiInfo): Record<string, unknown> {
@@ -257,11 +269,13 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
         ...(status === 201 ? { Location: { description: 'The URL of the created resource.', schema: { type: 'string' } } } : {}),
         ...(definition.returnPreference ? PREFERENCE_APPLIED : {}),
         ...(takesIdempotencyKey(definition) ? IDEMPOTENT_REPLAYED : {}),
+        ...(route.tagged ? ETAG : {}),
       },
       ...(status === 204 || status === 205
         ? {}
         : { content: { 'application/json': { schema: components.output(route.plan, bodyName(route)) } } }),
     });
+    const conditional = route.tagged && definition.method === 'GET';
     const path = specPath(definition.path);
     paths[path] ??= {};
     paths[path][definition.method.toLowerCase()] = {
@@ -269,12 +283,13 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
       summary: summaryOf(definition.name),
       tags: [path.split('/')[1] || 'api'],
       ...(definition.spec === 'extension' && { 'x-extension': true }),
-      ...(parameters.length || definition.returnPreference || takesIdempotencyKey(definition)
+      ...(parameters.length || definition.returnPreference || takesIdempotencyKey(definition) || conditional
         ? {
             parameters: [
               ...parameters,
               ...(definition.returnPreference ? [PREFER] : []),
               ...(takesIdempotencyKey(definition) ? [IDEMPOTENCY_KEY] : []),
+              ...(conditional ? [IF_NONE_MATCH] : []),
             ],
           }
         : {}),
@@ -290,6 +305,9 @@ export function openApiDocument(routes: readonly CompiledRoute[], info: OpenApiI
       responses: {
         [definition.status]: success(definition.status),
         ...(definition.alternateStatus && { [definition.alternateStatus.status]: success(definition.alternateStatus.status) }),
+        ...(conditional && {
+          304: { description: 'Not modified: If-None-Match names the object’s tag.', headers: { ...RATE_HEADERS, ...ETAG } },
+        }),
         ...(definition.returnPreference && {
           204: {
             description: 'No content: the request asked for it with `Prefer: return=minimal`.',

@@ -73,6 +73,16 @@ describe('ETag and If-None-Match', () => {
     expect(tagOf(list)).toBeNull();
   });
 
+  it('is described in the OpenAPI document: the ETag header, and If-None-Match with its 304 on a GET', async () => {
+    const document = (await t.request('GET', '/openapi.json')).body;
+    const get = document.paths['/spaces/{spaceId}'].get;
+    expect(get.responses['200'].headers.ETag).toBeDefined();
+    expect(get.responses['304'].headers.ETag).toBeDefined();
+    expect(get.parameters.map((p: { name: string }) => p.name)).toContain('If-None-Match');
+    expect(document.paths['/spaces/{spaceId}'].patch.responses['200'].headers.ETag).toBeDefined();
+    expect(document.paths['/orgs/{organizationId}/spaces'].get.responses['200'].headers.ETag).toBeUndefined();
+  });
+
   it('refuses an If-None-Match or If-Match that is not a list of entity tags', async () => {
     const space = await buildSpace(t.prisma, { organizationId: acme });
     const refused = await get(`/v1/spaces/${space.id}`, { 'if-none-match': 'unquoted' });
