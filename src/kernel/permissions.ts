@@ -177,7 +177,10 @@ const READING_ACTIONS: ReadonlySet<string> = new Set([
  */
 export function permissionsOf<P extends Policy>(policy: P, level: Level, owner = false, readOnly = false): Record<ActionOf<P>, boolean> {
   const out = {} as Record<ActionOf<P>, boolean>;
-  for (const action in policy) out[action as ActionOf<P>] = (!readOnly || READING_ACTIONS.has(action)) && allows(policy[action], level, owner);
+  for (const action in policy) {
+    const advertised = !readOnly || READING_ACTIONS.has(action);
+    out[action as ActionOf<P>] = advertised && allows(policy[action], level, owner);
+  }
   return out;
 }
 
