@@ -148,14 +148,17 @@ export function createApp(options: AppOptions): App {
     db,
     services,
     logger,
-    listen: (port = options.config.port, host = options.config.host) =>
-      new Promise((resolve, reject) => {
+    listen: async (port = options.config.port, host = options.config.host) => {
+      // INSTANCE_ADMINS names the users that exist when the service starts: read before the first request is taken.
+      await services.instanceAdmins.ready();
+      return new Promise<string>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
           const { port: actual } = server.address() as AddressInfo;
           resolve(`http://${host.includes(':') ? `[${host}]` : host}:${actual}`);
         });
-      }),
+      });
+    },
     close: async () => {
       monitoring.drain();
       await new Promise<void>((resolve) => {

@@ -6,6 +6,8 @@ import type { SqlRunner } from '../db/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 
 export interface InstanceAdmins {
+  /** Settles once the start-up read is done (read or failed): the service takes requests after it. */
+  ready(): Promise<void>;
   /** Whether the user is an admin of the instance. */
   has(userId: string): Promise<boolean>;
 }
@@ -16,7 +18,10 @@ declare module '../kernel/context.js' {
   }
 }
 
-/** Reads the admins' ids at once (at start-up); a failed read is tried again at the next question. */
+/**
+ * Reads the admins' ids at once (at start-up); a read that failed (the database not up yet) is tried again at the next
+ * question, and then names the users of that moment.
+ */
 export function instanceAdminsOf(sql: SqlRunner, emails: readonly string[]): InstanceAdmins {
   const read = async () =>
     new Set(
@@ -30,6 +35,11 @@ export function instanceAdminsOf(sql: SqlRunner, emails: readonly string[]): Ins
   // Nobody may be waiting when a read fails: the failure is kept for the next question, which reads again.
   ids.catch(() => {});
   return {
+    ready: () =>
+      ids.then(
+        () => undefined,
+        () => undefined,
+      ),
     async has(userId) {
       try {
         return (await ids).has(userId);
