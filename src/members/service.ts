@@ -38,17 +38,22 @@ async function keepAnAdmin(tx: Transaction, organizationId: string, userId: stri
   if (others === 0) throw conflict('An organization keeps at least one admin: make another member admin first.');
 }
 
+/** Locks the membership in the write's transaction and checks the request's If-Match against its tag. */
+const lockMemberIfMatch = (tx: Transaction, ctx: Context, organizationId: string, userId: string) =>
+  lockIfMatchBy(
+    tx,
+    ctx,
+    'Member',
+    Prisma.sql`SELECT "userId", "joinedAt", "rowVersion" FROM "Member"
+                WHERE "organizationId" = ${organizationId} AND "userId" = ${userId} FOR UPDATE`,
+    memberTag,
+  );
+
 export async function updateMember(ctx: Context, organizationId: string, userId: string, role: MemberRole | null | undefined) {
   const { row: member } = await authorize(ctx, members, { id: userId, parent: organizationId }, 'admin');
   if (role === undefined || role === member.role) return;
   await ctx.prisma.$transaction(async (tx) => {
-    await lockIfMatchBy(
-      tx,
-      ctx,
-      'Member',
-      Prisma.sql`SELECT "userId", "joinedAt", "rowVersion" FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId} FOR UPDATE`,
-      memberTag,
-    );
+    await lockMemberIfMatch(tx, ctx, organizationId, userId);
     if (member.role === 'admin') await keepAnAdmin(tx, organizationId, userId);
     const [updated] = await tx.$queryRaw<{ displayName: string }[]>`
       UPDATE "Member" SET role = ${role}::"MemberRole" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId}
@@ -79,13 +84,7 @@ export async function setMemberSSO(ctx: Context, organizationId: string, userId:
 export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<void> {
   const { row: member } = await authorize(ctx, members, { id: userId, parent: organizationId }, 'remove');
   await ctx.prisma.$transaction(async (tx) => {
-    await lockIfMatchBy(
-      tx,
-      ctx,
-      'Member',
-      Prisma.sql`SELECT "userId", "joinedAt", "rowVersion" FROM "Member" WHERE "organizationId" = ${organizationId} AND "userId" = ${userId} FOR UPDATE`,
-      memberTag,
-    );
+    await lockMemberIfMatch(tx, ctx, organizationId, userId);
     if (member.role === 'admin') await keepAnAdmin(tx, organizationId, userId);
     await tx.contentGrant.deleteMany({ where: { organizationId, userId } });
     const [removed] = await tx.$queryRaw<{ displayName: string }[]>`
