@@ -134,6 +134,7 @@ const Env = z.object({
     )
     .optional(),
   HOSTNAME_RECHECK_MINUTES: wholeNumber(1, 30 * 24 * 60).default(24 * 60),
+  DOWNLOAD_LINK_MINUTES: wholeNumber(1, 24 * 60).default(15),
   ORGANIZATION_CREATION: z.enum(['admins', 'users'], { error: 'must be admins or users' }).default('admins'),
   INSTANCE_ADMINS: z
     .string()
@@ -222,6 +223,8 @@ export interface Config {
   dnsServers?: string[];
   /** How often an active hostname or proxy claim has its proof checked again. */
   hostnameRecheckMinutes: number;
+  /** How long a signed download link of a file works (src/files/download.ts). */
+  downloadLinkMinutes: number;
   /** Who creates organizations over the API: the instance's admins only, or any user. */
   organizationCreation: 'admins' | 'users';
   /** The instance's admins, by e-mail: the users with these addresses when the service starts. */
@@ -296,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchIdleTimeoutSeconds: e.FETCH_IDLE_TIMEOUT_SECONDS,
     dnsServers: e.DNS_SERVERS,
     hostnameRecheckMinutes: e.HOSTNAME_RECHECK_MINUTES,
+    downloadLinkMinutes: e.DOWNLOAD_LINK_MINUTES,
     organizationCreation: e.ORGANIZATION_CREATION,
     instanceAdmins: e.INSTANCE_ADMINS,
   };

@@ -88,7 +88,7 @@ async function changesBetween(ctx: Context, before: RevisionPoint | null, after:
     pagesAt(ctx.sql, after),
     filesAt(ctx.sql, after),
   ]);
-  return semanticChanges({ pages: beforePages, files: beforeFiles }, { pages, files }, (file) => downloadUrl(ctx, file));
+  return semanticChanges({ pages: beforePages, files: beforeFiles }, { pages, files }, (file) => downloadUrl(ctx, file, after.spaceId));
 }
 
 /** The semantic diff of a change request against the content it builds on, whatever the sizes. */

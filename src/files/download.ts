@@ -1,14 +1,16 @@
 // Downloading a file's bytes: every File's `downloadURL` is a signed, expiring address served here, outside /v1 and
 // without a token (the signature is the credential, as with GitBook's own file URLs):
 //
-//   GET <PUBLIC_URL>/files/<storageKey>?name=<file name>&type=<content type>&expires=<epoch seconds>&signature=<HMAC>
+//   GET <PUBLIC_URL>/files/<storageKey>?name=<file name>&type=<content type>&space=<space id>&expires=<epoch seconds>&signature=<HMAC>
 //
 // The signature (HMAC-SHA256 with a key derived from the instance secret for this purpose only) covers the key, name,
-// type and expiry, so none of them can be changed. Refusals: 403 for a bad or expired signature, 404 for bytes that
-// are not stored. The answer carries the bytes with their type and length, as an attachment unless the type is one a
+// type, space and expiry, so none of them can be changed. A link lives DOWNLOAD_LINK_MINUTES (minted per request, after
+// the API's access check), and names the space the bytes were reached through: once that space is deleted, its links
+// stop working. Refusals: 403 for a bad or expired signature, 404 for bytes that are not stored or a space deleted. The answer carries the bytes with their type and length, as an attachment unless the type is one a
 // browser shows without running anything, and a sandboxing Content-Security-Policy either way.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
+import { Prisma } from '../generated/prisma/client.js';
 import type { Context, Services } from '../kernel/context.js';
 import { openStoredFile, STORAGE_KEY } from './storage.js';
 
@@ -16,8 +18,6 @@ const ROUTE = '/files/:storageKey';
 const PATH = /^\/files\/([^/]+)$/;
 
 const HOUR_MS = 60 * 60 * 1000;
-/** How long a download URL works, at least, unless its caller says otherwise. */
-export const DOWNLOAD_LIFETIME_MS = 24 * HOUR_MS;
 
 /** Types shown inline: images, audio, video, PDF and plain text, which run nothing in the page that opens them. */
 const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp)|audio\/[\w.+-]+|video\/[\w.+-]+|application\/pdf|text\/plain)$/;
@@ -34,28 +34,30 @@ function keyOf(secret: Buffer): Buffer {
   return key;
 }
 
-const signatureOf = (secret: Buffer, storageKey: string, name: string, type: string, expires: number) =>
+const signatureOf = (secret: Buffer, storageKey: string, name: string, type: string, space: string, expires: number) =>
   createHmac('sha256', keyOf(secret))
-    .update(JSON.stringify([storageKey, name, type, expires]))
+    .update(JSON.stringify([storageKey, name, type, space, expires]))
     .digest('base64url');
 
 /**
- * The signed download URL of a file's bytes, valid for `lifetimeMs` from now at least. URLs stay the same within a
- * step (an hour, or a twelfth of a shorter lifetime), so clients and caches can reuse them: a URL works for its
- * lifetime and at most one step more.
+ * The signed download URL of a file's bytes reached through a space, valid for `lifetimeMs` from now at least
+ * (DOWNLOAD_LINK_MINUTES unless told). URLs stay the same within a step (an hour, or a twelfth of a shorter lifetime),
+ * so clients and caches can reuse them: a URL works for its lifetime and at most one step more.
  */
 export function downloadUrl(
   ctx: Pick<Context, 'config' | 'secret' | 'clock'>,
   file: { storageKey: string; name: string; contentType: string },
-  lifetimeMs = DOWNLOAD_LIFETIME_MS,
+  spaceId: string,
+  lifetimeMs = ctx.config.downloadLinkMinutes * 60_000,
 ): string {
   const step = Math.min(HOUR_MS, lifetimeMs / 12);
   const expires = Math.ceil((Math.floor(ctx.clock.now().getTime() / step) * step + lifetimeMs + step) / 1000);
   const query = new URLSearchParams({
     name: file.name,
     type: file.contentType,
+    space: spaceId,
     expires: String(expires),
-    signature: signatureOf(ctx.secret, file.storageKey, file.name, file.contentType, expires),
+    signature: signatureOf(ctx.secret, file.storageKey, file.name, file.contentType, spaceId, expires),
   });
   return `${ctx.config.publicUrl}/files/${file.storageKey}?${query}`;
 }
@@ -72,18 +74,19 @@ class Refusal extends Error {
 /** The signed fields of a request, or a refusal: 403 for a missing, bad or expired signature. */
 function verified(services: Services, storageKey: string, query: Koa.Context['query']) {
   const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
-  const [name, type, expiresText, signature] = [text('name'), text('type'), text('expires'), text('signature')];
-  if (name === undefined || type === undefined || !expiresText || !/^\d{1,12}$/.test(expiresText) || !signature) {
+  const [name, type, space] = [text('name'), text('type'), text('space')];
+  const [expiresText, signature] = [text('expires'), text('signature')];
+  if (name === undefined || type === undefined || !space || !expiresText || !/^\d{1,12}$/.test(expiresText) || !signature) {
     throw new Refusal(403, 'This download link is incomplete.');
   }
   const expires = Number(expiresText);
-  const expected = Buffer.from(signatureOf(services.secret, storageKey, name, type, expires));
+  const expected = Buffer.from(signatureOf(services.secret, storageKey, name, type, space, expires));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new Refusal(403, 'This download link is not valid.');
   }
   if (expires * 1000 <= services.clock.now().getTime()) throw new Refusal(403, 'This download link has expired.');
-  return { name, type, expires };
+  return { name, type, space, expires };
 }
 
 async function serve(services: Services, ctx: Koa.Context, storageKey: string) {
@@ -92,8 +95,9 @@ async function serve(services: Services, ctx: Koa.Context, storageKey: string) {
     throw new Refusal(405, `Method ${ctx.method} is not allowed here; use GET.`);
   }
   if (!STORAGE_KEY.test(storageKey)) throw new Refusal(404, 'File not found');
-  const { name, type, expires } = verified(services, storageKey, ctx.query);
-  const stored = await openStoredFile(services.config, storageKey);
+  const { name, type, space, expires } = verified(services, storageKey, ctx.query);
+  const [live] = await services.sql<{ id: string }>(Prisma.sql`SELECT id FROM "Space" WHERE id = ${space} AND "deletedAt" IS NULL`);
+  const stored = live && (await openStoredFile(services.config, storageKey));
   if (!stored) throw new Refusal(404, 'File not found');
   ctx.status = 200;
   // Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266), through Koa's own helper.

@@ -11,7 +11,7 @@
 // or a path from the space root) jump to the page when the PDF holds it, and lead to the page in the app otherwise;
 // http(s) and mailto links are kept as they are.
 
-import { DOWNLOAD_LIFETIME_MS, downloadUrl } from '../files/download.js';
+import { downloadUrl } from '../files/download.js';
 import { MAX_FILE_BYTES, openStoredFile, storeFile } from '../files/storage.js';
 import type { ChangeRequest, FileVersion, Revision, Space } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -239,13 +239,18 @@ async function exportPdf(ctx: Context, content: PdfContent, options: PdfOptions)
   }
   const stored = await storeFile(ctx.config, pdf, content.fileName, 'application/pdf');
   return {
-    url: downloadUrl(ctx, { storageKey: stored.storageKey, name: content.fileName, contentType: 'application/pdf' }, content.lifetimeMs),
+    url: downloadUrl(
+      ctx,
+      { storageKey: stored.storageKey, name: content.fileName, contentType: 'application/pdf' },
+      content.revision.spaceId,
+      content.lifetimeMs,
+    ),
   };
 }
 
 /**
  * The PDF of the change request's content (the viewer may read the change request: its resolver checked `view` on
- * the space), its link working for a day. 400 naming "page" for a page that is not in the content.
+ * the space), its link working DOWNLOAD_LINK_MINUTES. 400 naming "page" for a page that is not in the content.
  */
 export async function changeRequestPdf(ctx: Context, changeRequest: ChangeRequest, options: PdfOptions): Promise<{ url: string }> {
   const [revision, space] = await Promise.all([
@@ -262,7 +267,7 @@ export async function changeRequestPdf(ctx: Context, changeRequest: ChangeReques
       subject: `Change request #${changeRequest.number} of ${space.title}`,
       fileName: `${fileNameOf(space.title)}-cr${changeRequest.number}.pdf`,
       appBase: appUrl(ctx, `s/${changeRequest.spaceId}/~/changes/${changeRequest.number}`),
-      lifetimeMs: DOWNLOAD_LIFETIME_MS,
+      lifetimeMs: ctx.config.downloadLinkMinutes * 60_000,
     },
     options,
   );

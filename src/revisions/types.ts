@@ -284,8 +284,8 @@ export const RevisionFile = builder.objectRef<FileView>('RevisionFile').implemen
     name: t.string({ resolve: ({ file }) => file.name }),
     contentType: t.string({ resolve: ({ file }) => file.contentType }),
     downloadURL: t.string({
-      description: 'A signed address of the bytes, valid for a day at least.',
-      resolve: ({ file }, _args, ctx) => downloadUrl(ctx, file),
+      description: 'A signed address of the bytes, valid for DOWNLOAD_LINK_MINUTES (15 by default), and while its space is not deleted.',
+      resolve: ({ content, file }, _args, ctx) => downloadUrl(ctx, file, content.revision.spaceId),
     }),
     size: t.int({ description: 'In bytes.', resolve: ({ file }) => file.size }),
     dimensions: t.field({

@@ -1,5 +1,6 @@
-// Downloading files: every File's downloadURL answers its bytes with their type, length and a safe disposition, for a
-// day at least; a changed or expired link is refused (403), bytes that are not stored are not found (404).
+// Downloading files: every File's downloadURL answers its bytes with their type, length and a safe disposition, for
+// DOWNLOAD_LINK_MINUTES; a changed or expired link is refused (403), bytes that are not stored, and the files of a
+// space deleted since, are not found (404).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { downloadUrl } from '../../src/files/download.js';
 import { storeFile } from '../../src/files/index.js';
@@ -9,14 +10,16 @@ import { buildSpace } from '../support/factories.js';
 import { oneCharacterOff } from '../support/tamper.js';
 import { png, svg } from './images.js';
 
-const { t, world } = useApi({ world: true });
+const { t, world } = useApi({ world: true, env: { DOWNLOAD_LINK_MINUTES: '10' } });
 /** downloadURL of each file of the space, by file id. */
 const links = new Map<string, string>();
+let spaceId: string;
 const image = png(12, 7, 1);
 const script = svg(10, 10);
 
 beforeAll(async () => {
   const space = await buildSpace(t.prisma, { organizationId: world.organizationId });
+  spaceId = space.id;
   const config = t.app.services.config;
   await publish(t.prisma, space.id, {
     files: [
@@ -66,6 +69,7 @@ describe('GET /files/{storageKey}', () => {
       withParam(link, 'signature', oneCharacterOff(signature)),
       withParam(link, 'name', 'other.png'),
       withParam(link, 'type', 'text/html'),
+      withParam(link, 'space', world.organizationId),
       withParam(link, 'expires', String(Number(new URL(link).searchParams.get('expires')) + 3600)),
       link.replace(/&signature=[^&]+/, ''),
       link.replace(new URL(link).pathname, new URL(links.get('drawing')!).pathname),
@@ -77,21 +81,35 @@ describe('GET /files/{storageKey}', () => {
     }
   });
 
-  it('works for a day at least, and is refused once expired', async () => {
-    t.clock.advanceMs(24 * 60 * 60 * 1000);
-    expect((await download(links.get('photo')!)).status).toBe(200);
-    t.clock.advanceMs(60 * 60 * 1000);
-    const res = await download(links.get('photo')!);
+  it('works for DOWNLOAD_LINK_MINUTES, and is refused once expired', async () => {
+    const link = (await t.request('GET', `/v1/spaces/${spaceId}/content/files`, { token: world.reader.token })).body.items[0]
+      .downloadURL as string;
+    // Minted now: it works 10 minutes, and at most one step (a twelfth of them) more.
+    t.clock.advanceMs(10 * 60 * 1000);
+    expect((await download(link)).status).toBe(200);
+    t.clock.advanceMs(60 * 1000);
+    const res = await download(link);
     expect([res.status, (await res.json()).error.message]).toEqual([403, 'This download link has expired.']);
+  });
+
+  it('stops working once the space is deleted, and works again once it is restored', async () => {
+    const link = (await t.request('GET', `/v1/spaces/${spaceId}/content/files`, { token: world.reader.token })).body.items[0]
+      .downloadURL as string;
+    expect((await download(link)).status).toBe(200);
+    expect((await t.request('DELETE', `/v1/spaces/${spaceId}`, { token: world.admin.token })).status).toBeLessThan(300);
+    const res = await download(link);
+    expect([res.status, (await res.json()).error.message]).toEqual([404, 'File not found']);
+    expect((await t.request('POST', `/v1/spaces/${spaceId}/restore`, { token: world.admin.token })).status).toBeLessThan(300);
+    expect((await download(link)).status).toBe(200);
   });
 
   it('answers 404 for bytes that are not stored, and 405 for anything but reading', async () => {
     const services = t.app.services;
-    const missing = downloadUrl(services, { storageKey: 'f'.repeat(64), name: 'gone.txt', contentType: 'text/plain' });
+    const missing = downloadUrl(services, { storageKey: 'f'.repeat(64), name: 'gone.txt', contentType: 'text/plain' }, spaceId);
     const res = await download(missing);
     expect([res.status, (await res.json()).error.message]).toEqual([404, 'File not found']);
     expect((await download(`${t.url}/files/not-a-key?signature=x`)).status).toBe(404);
-    const post = await download(downloadUrl(services, { storageKey: 'f'.repeat(64), name: 'x', contentType: 'text/plain' }), {
+    const post = await download(downloadUrl(services, { storageKey: 'f'.repeat(64), name: 'x', contentType: 'text/plain' }, spaceId), {
       method: 'POST',
     });
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
