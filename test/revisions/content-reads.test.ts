@@ -319,7 +319,9 @@ describe('GET /v1/spaces/{spaceId}/content/files/{fileId}', () => {
       size: 120,
       dimensions: { width: 64, height: 32 },
     });
-    expect(data.downloadURL).toMatch(new RegExp(`^${t.url}/files/0{64}\\?name=logo.png&type=image%2Fpng&space=\\w+&expires=\\d+&signature=`));
+    expect(data.downloadURL).toMatch(
+      new RegExp(`^${t.url}/files/0{64}\\?name=logo.png&type=image%2Fpng&space=\\w+&expires=\\d+&signature=`),
+    );
     const missing = await t.request('GET', `${base()}/files/nothing`, { token: world.reader.token });
     expect([missing.status, missing.body.error.message]).toEqual([404, 'File not found']);
   });
