@@ -10,6 +10,7 @@ import { apiReference } from './api-reference.js';
 import { createServices } from './composition.js';
 import type { Config } from './config.js';
 import { connectDatabase, type Database } from './db/client.js';
+import { durabilityWarnings } from './db/durability.js';
 import { fileDownloads } from './files/index.js';
 import { graphqlMiddleware } from './graphql.js';
 import { integrationAssets } from './integrations/index.js';
@@ -151,6 +152,8 @@ export function createApp(options: AppOptions): App {
     listen: async (port = options.config.port, host = options.config.host) => {
       // INSTANCE_ADMINS names the users that exist when the service starts: read before the first request is taken.
       await services.instanceAdmins.ready();
+      // A database that cannot be asked now is the health checks' to report, not the start's.
+      for (const warning of await durabilityWarnings(db.sql).catch(() => [])) logger.warn(warning);
       return new Promise<string>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {

@@ -2,10 +2,11 @@
 // (`<dir>/<first two hex digits>/<sha256>`), so identical bytes are stored once whatever the number of files, spaces
 // and revisions that hold them, and a stored file never changes. A write goes to a temporary file in the same
 // directory tree and is renamed into place, so a reader never sees half a file, and two writers of the same bytes
-// both succeed. Directories are created 0700 and files 0600: the bytes are the spaces' own, for the service alone.
+// both succeed. The bytes, then the directory entries that name them, are flushed to the disk before storeFile
+// returns: the transaction that records a file commits after its bytes are durable, never before. Directories are created 0700 and files 0600: the bytes are the spaces' own, for the service alone.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { FileContent } from '../revisions/store.js';
@@ -78,19 +79,39 @@ export async function storeFile(
   const storageKey = createHash('sha256').update(bytes).digest('hex');
   const target = pathOf(config.filesDir, storageKey);
   if ((await sizeOf(target)) === null) {
-    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    const directory = path.dirname(target);
+    const created = await mkdir(directory, { recursive: true, mode: 0o700 });
     const temporary = `${target}.${randomBytes(8).toString('hex')}.partial`;
     try {
-      await writeFile(temporary, bytes, { flag: 'wx', mode: 0o600 });
+      const handle = await open(temporary, 'wx', 0o600);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await rename(temporary, target);
     } finally {
       await rm(temporary, { force: true });
     }
+    await syncDirectory(directory);
+    // A directory made now is named by its parent, whose entry must be durable too.
+    if (created) await syncDirectory(path.dirname(directory));
   }
   const image = await dimensionsOf(bytes);
   const contentType = await contentTypeOf(bytes, name, declaredType, image?.type);
   const dimensions = contentType.startsWith('image/') ? image : null;
   return { name, contentType, size: bytes.byteLength, width: dimensions?.width ?? null, height: dimensions?.height ?? null, storageKey };
+}
+
+/** Flushes a directory's entries (a file renamed into it, a directory made in it) to the disk. */
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The size of a stored file, or null when there is none. */
