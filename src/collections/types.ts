@@ -1,6 +1,6 @@
 // The Collection type, the query that returns one, and the collections list of an organization.
 import { type Collection as CollectionRow, Prisma } from '../generated/prisma/client.js';
-import { authorize, collections, contentLevelAnnotation } from '../kernel/authorize.js';
+import { authorize, collections, contentLevelAnnotation, visibleParentId } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { etagField, tagOf } from '../kernel/etags.js';
@@ -26,7 +26,11 @@ export const Collection = builder.prismaObject('Collection', {
     description: t.exposeString('description', { nullable: true }),
     organizationId: t.exposeID('organizationId', { description: 'Id of the owning organization.' }),
     organization: t.relation('organization'),
-    parentId: t.exposeID('parentId', { nullable: true, description: 'Id of the parent collection.' }),
+    parentId: t.id({
+      nullable: true,
+      description: 'Id of the parent collection, when you may see it.',
+      resolve: (collection, _args, ctx) => visibleParentId(ctx, collection),
+    }),
     defaultLevel: t.expose('defaultLevel', { type: ContentLevelEnum, nullable: true }),
     urls: t.field({
       type: CollectionUrls,

@@ -305,6 +305,19 @@ export const spaces: Resource<Space, typeof policies.space> = {
   deleted: (space) => space.deletedAt !== null,
 };
 
+/**
+ * The id of a collection or space's parent collection, when the viewer may see that collection; null otherwise: a
+ * space seen through a grant, or its own default level, under a restricted collection does not tell of it. Its
+ * organization's admins see every collection, without a statement; others' parents are read in one batch.
+ */
+export async function visibleParentId(ctx: Context, content: { organizationId: string; parentId: string | null }): Promise<string | null> {
+  if (!content.parentId) return null;
+  const member = await ctx.membership.load(content.organizationId);
+  if (member?.role === 'admin' && !ctx.viewer.spaces) return content.parentId;
+  const parent = await rowOf(ctx, collections, content.parentId);
+  return parent && (await can(ctx, collections, parent, 'view')) ? content.parentId : null;
+}
+
 /** An action that both collections and spaces have. */
 type ContentAction = ActionOf<typeof policies.collection> & ActionOf<typeof policies.space>;
 

@@ -1,7 +1,7 @@
 // The Space type, the query that returns one, and the spaces lists of organizations and collections.
 import { Collection } from '../collections/types.js';
 import { Prisma, type Space as SpaceRow } from '../generated/prisma/client.js';
-import { authorize, contentLevelAnnotation, spaces } from '../kernel/authorize.js';
+import { authorize, contentLevelAnnotation, spaces, visibleParentId } from '../kernel/authorize.js';
 import { builder, permissionsFor, permissionsType, restEnum } from '../kernel/builder.js';
 import { ContentLevelEnum } from '../kernel/enums.js';
 import { etagField, tagOf } from '../kernel/etags.js';
@@ -88,9 +88,8 @@ export const Space = builder.prismaObject('Space', {
     organization: t.relation('organization'),
     parentId: t.id({
       nullable: true,
-      description: 'Id of the parent collection.',
-      // A token scoped to spaces sees no collection, so it learns of none.
-      resolve: (space, _args, ctx) => (ctx.viewer.spaces ? null : space.parentId),
+      description: 'Id of the parent collection, when you may see it.',
+      resolve: (space, _args, ctx) => visibleParentId(ctx, space),
     }),
     language: t.exposeString('language', { nullable: true }),
     visitorAuth: t.field({

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // Type only: the client's enums are TypeScript enums, the wire values are their strings.
 import type { SpaceEditMode } from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { Space } from '../../src/generated/prisma/client.js';
+import { refreshEffectiveLevels } from '../../src/kernel/permissions.js';
 import { purgeDeletedSpaces } from '../../src/spaces/purge.js';
 import { type Person, useApi, walk } from '../support/app.js';
 import { buildCollection, buildMember, buildOrganization, buildSpace } from '../support/factories.js';
@@ -748,5 +749,24 @@ describe('permissions and isolation', () => {
       expect(res.status, `${method} ${path}`).toBe(401);
       expect(res.body.error.code).toBe(401);
     }
+  });
+});
+
+describe('a space under a collection the caller may not see', () => {
+  it('does not name that collection as its parent, REST and GraphQL alike', async () => {
+    const hidden = await buildCollection(t.prisma, { organizationId: world.organizationId, defaultLevel: null });
+    const open = await buildSpace(t.prisma, { organizationId: world.organizationId, parentId: hidden.id, defaultLevel: 'read' });
+    await refreshEffectiveLevels(t.prisma, world.organizationId);
+    const asReader = await t.request('GET', `/v1/spaces/${open.id}`, { token: world.reader.token });
+    expect(asReader.status).toBe(200);
+    expect(asReader.body.parent).toBeUndefined();
+    expect(asReader.text).not.toContain(hidden.id);
+    const viaGraphql = await t.request('POST', '/graphql', {
+      token: world.reader.token,
+      body: { query: `{ space(id: "${open.id}") { id parentId } }` },
+    });
+    expect(viaGraphql.body.data.space).toEqual({ id: open.id, parentId: null });
+    // Its organization's admin sees the collection, and the space names it.
+    expect((await t.request('GET', `/v1/spaces/${open.id}`, { token: world.admin.token })).body.parent).toBe(hidden.id);
   });
 });
