@@ -379,23 +379,6 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
     },
   });
   await prisma.gitSyncOperation.create({ data: { id: newId(), spaceId: space.id, direction: 'import', ref: 'main', error: AWKWARD } });
-  await prisma.auditEvent.create({
-    data: {
-      id: newId(),
-      organizationId,
-      action: 'space_updated',
-      actorType: 'user',
-      actorId: world.admin.userId,
-      actorLabel: AWKWARD,
-      source: 'api',
-      targetType: 'space',
-      targetId: space.id,
-      targetLabel: END_OF_DATA_ALONE,
-      spaceId: space.id,
-      payload: { changed: { title: { from: AWKWARD, to: null } } },
-      occurredAt: new Date('2026-11-27T00:00:00.001Z'),
-    },
-  });
   // Inactive already, and its delivery sent: a restore pauses the active ones and fails pending deliveries (its own
   // test), which would make this copy differ.
   const webhook = await prisma.webhook.create({
