@@ -93,18 +93,21 @@ export const webhookDeliveryTask = defineTask<DeliveryPayload>({
 /** Why a webhook whose creator left the organization, or is no admin of it any more, was disabled. */
 const CREATOR_GONE = 'Its creator is no longer an admin of the organization.';
 
+/** The members' events after which a webhook's creator may no longer be an admin. */
+const MEMBERSHIP_ENDED_OR_CHANGED = ['member_removed', 'member_role_updated'];
+
 /**
  * The event hook that disables the webhooks of a member who left or lost the admin role (the member's own change is an
  * earlier statement of the transaction, which this one sees), recording a webhook_disabled event for each, by the
  * change's actor and with its request's details.
  */
 export const creatorGoneHook: EventHook = {
-  actions: ['member_removed', 'member_role_updated'],
+  actions: MEMBERSHIP_ENDED_OR_CHANGED,
   with: Prisma.sql`
     creator_gone AS (
       UPDATE "Webhook" w SET active = false, "disabledReason" = ${CREATOR_GONE}
         FROM recorded r
-       WHERE r.action IN ('member_removed', 'member_role_updated') AND r."targetType" = 'user'
+       WHERE r.action = ANY(${MEMBERSHIP_ENDED_OR_CHANGED}::text[]) AND r."targetType" = 'user'
          AND w."organizationId" = r."organizationId" AND w."createdById" = r."targetId" AND w.active
          AND NOT EXISTS (SELECT 1 FROM "Member" m WHERE m."organizationId" = w."organizationId" AND m."userId" = w."createdById"
                             AND m.role = 'admin' AND NOT m.disabled)
