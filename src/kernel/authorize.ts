@@ -313,7 +313,7 @@ export const spaces: Resource<Space, typeof policies.space> = {
 export async function visibleParentId(ctx: Context, content: { organizationId: string; parentId: string | null }): Promise<string | null> {
   if (!content.parentId) return null;
   const member = await ctx.membership.load(content.organizationId);
-  if (member?.role === 'admin' && !ctx.viewer.spaces) return content.parentId;
+  if (member?.role === 'admin') return content.parentId;
   const parent = await rowOf(ctx, collections, content.parentId);
   return parent && (await can(ctx, collections, parent, 'view')) ? content.parentId : null;
 }
