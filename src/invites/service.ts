@@ -7,7 +7,7 @@ import type { LinkInvite as LinkInviteRow } from '../generated/prisma/client.js'
 import { Prisma } from '../generated/prisma/client.js';
 import type { MemberRole } from '../generated/prisma/enums.js';
 import { authorize, authorizeReference, collections, organizations, spaces } from '../kernel/authorize.js';
-import type { Context } from '../kernel/context.js';
+import { actsIn, type Context } from '../kernel/context.js';
 import { ApiError, badRequest, conflict, notFound } from '../kernel/errors.js';
 import { type ChangeEvent, changedFields, recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
@@ -162,7 +162,7 @@ interface InviteToJoin extends LinkInviteRow {
  */
 export async function joinWithLinkInvite(ctx: Context, organizationId: string, inviteId: string): Promise<Joined> {
   // A token scoped to organizations (an SSO session's is to one) knows no other, so it joins none.
-  if (ctx.viewer.organizations && !ctx.viewer.organizations.includes(organizationId)) throw notFound('Invite');
+  if (!actsIn(ctx.viewer, organizationId)) throw notFound('Invite');
   const userId = ctx.viewer.userId;
   const [invite] = await ctx.sql<InviteToJoin>(Prisma.sql`
     SELECT i.*, o."inviteLinks", s."deletedAt" AS "spaceDeletedAt", coalesce(s.title, c.title) AS "contentTitle", m.disabled,

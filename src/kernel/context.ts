@@ -45,6 +45,9 @@ export interface Viewer {
   expiresAt: Date | null;
 }
 
+/** Whether the viewer's token may act in the organization at all (its scope, not its membership, decides). */
+export const actsIn = (viewer: Viewer, organizationId: string) => !viewer.organizations || viewer.organizations.includes(organizationId);
+
 /**
  * Condition on a Member row (aliased `member`) for a membership through which the viewer acts: theirs, enabled, and
  * in the token's organization when the token has one. Every reading of the viewer's memberships goes through it.

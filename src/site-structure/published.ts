@@ -9,7 +9,7 @@ import {
   type SiteSection as SiteSectionRow,
   type SiteSpace as SiteSpaceRow,
 } from '../generated/prisma/client.js';
-import type { Context } from '../kernel/context.js';
+import { actsIn, type Context } from '../kernel/context.js';
 import { ApiError } from '../kernel/errors.js';
 import { verifyVisitorToken } from '../publishing-auth/visitors.js';
 import { activeShareLink } from '../share-links/keys.js';
@@ -201,7 +201,7 @@ export async function resolvePublishedUrl(
   const url = new URL(args.url);
   const found = await publishedSiteAt(ctx, url);
   // A token scoped to organizations knows of no other's sites, however public.
-  if (!found || (ctx.viewer.organizations && !ctx.viewer.organizations.includes(found.site.organizationId))) throw noContent();
+  if (!found || !actsIn(ctx.viewer, found.site.organizationId)) throw noContent();
   const { site, depth } = found;
   let key: string | null = null;
   if (site.visibility === 'share_link') {
