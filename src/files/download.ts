@@ -8,10 +8,11 @@
 // the API's access check), and names the space the bytes were reached through: once that space is deleted, its links
 // stop working. Refusals: 403 for a bad or expired signature, 404 for bytes that are not stored or a space deleted. The answer carries the bytes with their type and length, as an attachment unless the type is one a
 // browser shows without running anything, and a sandboxing Content-Security-Policy either way.
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context, Services } from '../kernel/context.js';
+import { deriveKey } from '../kernel/secrets.js';
 import { openStoredFile, STORAGE_KEY } from './storage.js';
 
 const ROUTE = '/files/:storageKey';
@@ -28,7 +29,7 @@ const keys = new WeakMap<Buffer, Buffer>();
 function keyOf(secret: Buffer): Buffer {
   let key = keys.get(secret);
   if (!key) {
-    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'file-download', 32));
+    key = deriveKey(secret, 'file-download');
     keys.set(secret, key);
   }
   return key;

@@ -19,6 +19,6 @@ export function loadInstanceSecret(dataDir: string, secretKey?: string): Buffer 
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
 }
 
-export function deriveKey(secret: Buffer, purpose: 'page-cursor' | 'encryption' | 'idempotency'): Buffer {
+export function deriveKey(secret: Buffer, purpose: 'page-cursor' | 'encryption' | 'idempotency' | 'file-download'): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), purpose, 32));
 }
