@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { contentImportActions } from './content-import/events.js';
 import { customFieldsActions } from './custom-fields/events.js';
 import type { Database } from './db/client.js';
+import { createFileStore } from './files/store.js';
 import { gitSyncActions } from './git-sync/events.js';
 import { grantsActions } from './grants/events.js';
 import { integrationsActions } from './integrations/events.js';
@@ -95,6 +96,7 @@ export function createServices({ db, config, secret, logger, clock = systemClock
     mailer: createMailer(config.mail, logger),
     fetcher: createFetcher({ allowPrivateNetwork: config.allowPrivateNetwork, idleTimeoutMs: config.fetchIdleTimeoutSeconds * 1000 }),
     secret,
+    files: createFileStore(config),
     logger,
     pageVersionHooks,
     eventHooks,

@@ -56,6 +56,20 @@ const Env = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   FILES_DIR: z.string().min(1).optional(),
+  FILES_STORE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  S3_REGION: z.string().min(1).optional(),
+  AWS_REGION: z.string().min(1).optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_PREFIX: z.string().default(''),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  S3_CHECKSUMS: z.enum(['when_required', 'when_supported'], { error: 'must be when_required or when_supported' }).default('when_required'),
+  S3_PRESIGNED_DOWNLOADS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  FILES_SWEEP_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
+  FILES_SWEEP_GRACE_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
+  STORAGE_QUOTA_MB: wholeNumber(0, 1_000_000_000).default(0),
   PUBLIC_URL: z.string().url().optional(),
   APP_URL: z.string().url().optional(),
   SITES_URL: z.string().url().optional(),
@@ -154,8 +168,15 @@ export interface Config {
   /** Unset: run an embedded PostgreSQL under `dataDir`. */
   databaseUrl?: string;
   dataDir: string;
-  /** Content-addressed storage of files' bytes (src/files/storage.ts). */
+  /** Where the local backend keeps files' bytes (src/files/local-store.ts). */
   filesDir: string;
+  /** Which backend keeps files' bytes (src/files/store.ts). */
+  fileStore: { kind: 'local' } | S3Settings;
+  /** How often the sweep removes bytes no row names (src/files/sweep.ts), and the age below which it keeps them. */
+  filesSweepMinutes: number;
+  filesSweepGraceMinutes: number;
+  /** The bytes an organization's rows may name (src/files/usage.ts); 0: no quota. */
+  storageQuotaBytes: number;
   /** Base of every `urls.location` (the API) and, through appUrl, `urls.app`. No trailing slash. */
   publicUrl: string;
   appUrl: string;
@@ -231,6 +252,21 @@ export interface Config {
   instanceAdmins: string[];
 }
 
+/** The S3 backend's settings (src/files/s3-store.ts); credentials unset: the SDK's own chain (AWS_* variables, profiles). */
+export interface S3Settings {
+  kind: 's3';
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  prefix: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+  checksums: 'when_required' | 'when_supported';
+  /** Downloads redirect to a presigned URL of the object instead of streaming through the API. */
+  presignedDownloads: boolean;
+}
+
 /** An error of configuration: its message names the variable and what it takes, for a one-line report. */
 export class ConfigError extends Error {}
 
@@ -243,6 +279,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}.`);
   }
   const e = parsed.data;
+  if (e.FILES_STORE === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid configuration: S3_BUCKET is required when FILES_STORE is s3.');
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all.');
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
@@ -250,6 +290,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
     filesDir: path.resolve(e.FILES_DIR ?? path.join(e.DATA_DIR, 'files')),
+    fileStore:
+      e.FILES_STORE === 's3'
+        ? {
+            kind: 's3',
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION ?? e.AWS_REGION ?? 'us-east-1',
+            bucket: e.S3_BUCKET!,
+            prefix: e.S3_PREFIX,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+            checksums: e.S3_CHECKSUMS,
+            presignedDownloads: e.S3_PRESIGNED_DOWNLOADS === 'true',
+          }
+        : { kind: 'local' },
+    filesSweepMinutes: e.FILES_SWEEP_MINUTES,
+    filesSweepGraceMinutes: e.FILES_SWEEP_GRACE_MINUTES,
+    storageQuotaBytes: e.STORAGE_QUOTA_MB * MB,
     publicUrl,
     appUrl: (e.APP_URL ?? `${publicUrl}/app`).replace(/\/+$/, ''),
     sitesUrl: (e.SITES_URL ?? `${publicUrl}/sites`).replace(/\/+$/, ''),

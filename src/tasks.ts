@@ -4,6 +4,7 @@
 // (test/kernel/layers.test.ts) fails when a task defined anywhere in src/ is missing from `tasks`.
 import { forgetExpiredAuditEvents } from './audit/retention.js';
 import { importRunTask, resumeImportRuns } from './content-import/task.js';
+import { filesSweepTask, scheduleFilesSweep } from './files/sweep.js';
 import { gitSyncTask } from './git-sync/task.js';
 import { type AnyTask, defineTask, enqueue, forgetFinishedJobs } from './jobs/queue.js';
 import type { Schedule } from './jobs/schedule.js';
@@ -50,6 +51,7 @@ export const tasks: readonly AnyTask[] = [
   hostnameCheckTask,
   importRunTask,
   webhookDeliveryTask,
+  filesSweepTask,
 ];
 
 export const schedule: Schedule = {
@@ -63,6 +65,8 @@ export const schedule: Schedule = {
     { name: hostnameCheckTask.name, run: scheduleHostnameChecks },
     // Import runs whose job went silent (its process died) get a new one (src/content-import/task.ts).
     { name: importRunTask.name, run: resumeImportRuns },
+    // Bytes no row names are removed, every FILES_SWEEP_MINUTES (src/files/sweep.ts).
+    { name: filesSweepTask.name, run: scheduleFilesSweep, everyMinutes: (config) => config.filesSweepMinutes },
   ],
   // Spaces written before the search index existed, and page versions written before links were stored by id.
   backfills: [

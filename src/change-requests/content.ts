@@ -3,7 +3,7 @@
 // are stored first, outside the transaction (fetching a URL takes time): their storage is content-addressed, so a
 // batch that fails after it leaves only unreferenced bytes, which nothing shows.
 import { z } from 'zod';
-import { type StoredFile, storeFile } from '../files/storage.js';
+import { type FileToStore, type StoredFile, storeFiles } from '../files/storage.js';
 import type { ChangeRequest, Revision } from '../generated/prisma/client.js';
 import { authorize, rowOf, spaces } from '../kernel/authorize.js';
 import type { Context, Services } from '../kernel/context.js';
@@ -22,6 +22,8 @@ import { lockedChangeRequest, sqlOf } from './workflow.js';
 /** GitBook's limit on inline bytes; a URL's bytes are capped by the fetcher's default instead. */
 export const MAX_BASE64_BYTES = 1024 * 1024;
 const MAX_URL_BYTES = 10 * 1024 * 1024;
+/** What the files of one request may fetch from URLs together: the fetches' memory and time are the service's. */
+export const MAX_URL_BYTES_PER_REQUEST = 50 * 1024 * 1024;
 /**
  * The limit of a whole batch: its request body (REST's, or the GraphQL request's variables) is at most this many
  * bytes, files in base64 and pages' markdown included; within it, any number of files up to MAX_BASE64_BYTES each.
@@ -105,6 +107,7 @@ async function bytesOf(
   ctx: Pick<Services, 'fetcher'>,
   input: FileInput,
   field: string,
+  urlBytesLeft: number,
 ): Promise<{ bytes: Buffer; contentType?: string | null }> {
   if (input.base64 != null) {
     const bytes = Buffer.from(input.base64, 'base64');
@@ -115,9 +118,12 @@ async function bytesOf(
     return { bytes, contentType: input.contentType };
   }
   try {
-    const fetched = await ctx.fetcher.get(input.url!, { maxBytes: MAX_URL_BYTES });
+    const fetched = await ctx.fetcher.get(input.url!, { maxBytes: Math.min(MAX_URL_BYTES, urlBytesLeft) });
     return { bytes: fetched.body, contentType: input.contentType ?? fetched.contentType };
   } catch (error) {
+    if (error instanceof FetchError && error.code === 'TOO_LARGE' && urlBytesLeft < MAX_URL_BYTES) {
+      throw badRequest(`Invalid "${field}.url": the files of one request may fetch at most ${MAX_URL_BYTES_PER_REQUEST} bytes from URLs.`);
+    }
     if (error instanceof FetchError) throw badRequest(`Invalid "${field}.url": ${error.message}`);
     throw error;
   }
@@ -165,15 +171,20 @@ export async function writeChangeRequestContent(
   changes: ContentChange[],
   within?: (tx: Tx, update: ContentUpdate) => Promise<void>,
 ): Promise<ContentUpdate> {
-  const stored = new Map<FileInput, StoredFile>();
+  const inputs: FileInput[] = [];
+  const files: FileToStore[] = [];
+  let urlBytesLeft = MAX_URL_BYTES_PER_REQUEST;
   for (const [index, change] of changes.entries()) {
     if (change.operation !== 'insert_files') continue;
     for (const [i, input] of change.files.entries()) {
-      const field = `changes.${index}.files.${i}`;
-      const { bytes, contentType } = await bytesOf(ctx, input, field);
-      stored.set(input, await storeFile(ctx.config, bytes, input.name, contentType));
+      const { bytes, contentType } = await bytesOf(ctx, input, `changes.${index}.files.${i}`, urlBytesLeft);
+      if (input.url != null) urlBytesLeft -= bytes.byteLength;
+      inputs.push(input);
+      files.push({ bytes, name: input.name, declaredType: contentType });
     }
   }
+  const described = await storeFiles(ctx, files, { spaceId });
+  const stored = new Map<FileInput, StoredFile>(inputs.map((input, i) => [input, described[i]]));
   return ctx.prisma.$transaction(async (tx) => {
     const [space] = await tx.$queryRaw<{ editMode: string | null }[]>`SELECT "editMode" FROM "Space" WHERE id = ${spaceId}`;
     if (space.editMode === 'locked') throw conflict('The space is locked: set its editMode to live to change its content.');

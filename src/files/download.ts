@@ -7,7 +7,8 @@
 // type, space and expiry, so none of them can be changed. A link lives DOWNLOAD_LINK_MINUTES (minted per request, after
 // the API's access check), and names the space the bytes were reached through: once that space is deleted, its links
 // stop working. Refusals: 403 for a bad or expired signature, 404 for bytes that are not stored or a space deleted. The answer carries the bytes with their type and length, as an attachment unless the type is one a
-// browser shows without running anything, and a sandboxing Content-Security-Policy either way.
+// browser shows without running anything, and a sandboxing Content-Security-Policy either way. On the S3 backend with
+// S3_PRESIGNED_DOWNLOADS=true, the answer is instead a redirect (302) to a presigned address of the object.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import { Prisma } from '../generated/prisma/client.js';
@@ -19,6 +20,8 @@ const ROUTE = '/files/:storageKey';
 const PATH = /^\/files\/([^/]+)$/;
 
 const HOUR_MS = 60 * 60 * 1000;
+/** How long a presigned address of the object store lives: long enough to follow a redirect. */
+const PRESIGNED_SECONDS = 60;
 
 /** Types shown inline: images, audio, video, PDF and plain text, which run nothing in the page that opens them. */
 const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp)|audio\/[\w.+-]+|video\/[\w.+-]+|application\/pdf|text\/plain)$/;
@@ -41,9 +44,18 @@ const signatureOf = (secret: Buffer, storageKey: string, name: string, type: str
     .digest('base64url');
 
 /**
+ * When a link minted now for `lifetimeMs` expires, in epoch seconds. Links stay the same within a step (an hour, or a
+ * twelfth of a shorter lifetime), so clients and caches can reuse them: a link works for its lifetime and at most one
+ * step more.
+ */
+export function linkExpiry(ctx: Pick<Context, 'clock'>, lifetimeMs: number): number {
+  const step = Math.min(HOUR_MS, lifetimeMs / 12);
+  return Math.ceil((Math.floor(ctx.clock.now().getTime() / step) * step + lifetimeMs + step) / 1000);
+}
+
+/**
  * The signed download URL of a file's bytes reached through a space, valid for `lifetimeMs` from now at least
- * (DOWNLOAD_LINK_MINUTES unless told). URLs stay the same within a step (an hour, or a twelfth of a shorter lifetime),
- * so clients and caches can reuse them: a URL works for its lifetime and at most one step more.
+ * (DOWNLOAD_LINK_MINUTES unless told).
  */
 export function downloadUrl(
   ctx: Pick<Context, 'config' | 'secret' | 'clock'>,
@@ -51,8 +63,7 @@ export function downloadUrl(
   spaceId: string,
   lifetimeMs = ctx.config.downloadLinkMinutes * 60_000,
 ): string {
-  const step = Math.min(HOUR_MS, lifetimeMs / 12);
-  const expires = Math.ceil((Math.floor(ctx.clock.now().getTime() / step) * step + lifetimeMs + step) / 1000);
+  const expires = linkExpiry(ctx, lifetimeMs);
   const query = new URLSearchParams({
     name: file.name,
     type: file.contentType,
@@ -98,18 +109,27 @@ async function serve(services: Services, ctx: Koa.Context, storageKey: string) {
   if (!STORAGE_KEY.test(storageKey)) throw new Refusal(404, 'File not found');
   const { name, type, space, expires } = verified(services, storageKey, ctx.query);
   const [live] = await services.sql<{ id: string }>(Prisma.sql`SELECT id FROM "Space" WHERE id = ${space} AND "deletedAt" IS NULL`);
-  const stored = live && (await openStoredFile(services.config, storageKey));
+  const stored = live && (await openStoredFile(services, storageKey));
   if (!stored) throw new Refusal(404, 'File not found');
+  const inline = INLINE.test(type);
+  // On S3 with presigned downloads, the client fetches the bytes from the store, by an address minted now, after the
+  // checks above, that lives a minute.
+  const presigned = await services.files.presignedUrl(storageKey, { name, contentType: type, inline, seconds: PRESIGNED_SECONDS });
+  if (presigned) {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(presigned);
+    return;
+  }
   ctx.status = 200;
   // Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266), through Koa's own helper.
-  ctx.attachment(name, { type: INLINE.test(type) ? 'inline' : 'attachment' });
+  ctx.attachment(name, { type: inline ? 'inline' : 'attachment' });
   ctx.type = type;
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
   // The bytes under a key never change: the key is their ETag, and they may be kept until the link expires.
   ctx.set('ETag', `"${storageKey}"`);
   ctx.set('Cache-Control', `private, max-age=${Math.max(0, Math.floor(expires - services.clock.now().getTime() / 1000))}, immutable`);
-  ctx.body = stored.open();
+  ctx.body = stored.stream();
   ctx.length = stored.size;
 }
 

@@ -1,18 +1,27 @@
-// Content-addressed storage of files' bytes under FILES_DIR: a file is named by the SHA-256 of its bytes
-// (`<dir>/<first two hex digits>/<sha256>`), so identical bytes are stored once whatever the number of files, spaces
-// and revisions that hold them, and a stored file never changes. A write goes to a temporary file in the same
-// directory tree and is renamed into place, so a reader never sees half a file, and two writers of the same bytes
-// both succeed. The bytes, then the directory entries that name them, are flushed to the disk before storeFile
-// returns: the transaction that records a file commits after its bytes are durable, never before. Directories are created 0700 and files 0600: the bytes are the spaces' own, for the service alone.
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+// Storing files' bytes: content-addressed (a file is named by the SHA-256 of its bytes), so identical bytes are stored
+// once whatever the number of files, spaces and revisions that hold them, and stored bytes never change.
+//
+// Bytes and rows agree without a distributed transaction: before any byte is written, one statement records an
+// intent naming the keys (FileIntent, living FILES_SWEEP_GRACE_MINUTES, or longer for a long writer such as a Git
+// import); the bytes are written and durable before storeFiles returns, so before the caller's transaction that names
+// them commits. The sweep (sweep.ts) removes only bytes that neither a row nor a live intent names. The intent
+// statement takes the sweep's lock shared: an intent cannot commit between the sweep's check and its deletes, so bytes
+// a writer finds already stored are not deleted under it. The same statement enforces STORAGE_QUOTA_MB.
+import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { Services } from '../kernel/context.js';
+import { conflict } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
 import type { FileContent } from '../revisions/store.js';
+import type { OpenedObject } from './store.js';
+import { namedByOrganizationSql } from './usage.js';
 
 /** The largest file the service stores (GitBook's own upload limit); whoever takes bytes from a client enforces it. */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+/** The advisory lock the sweep holds exclusively between its check and its deletes, and writers of intents share. */
+export const SWEEP_LOCK = 1718185589; // 'file' as a 32-bit integer
 
 /** What storing bytes tells of them: the fields of a file's row that come from its content. */
 export type StoredFile = Pick<FileContent, 'name' | 'contentType' | 'size' | 'width' | 'height' | 'storageKey'>;
@@ -20,7 +29,20 @@ export type StoredFile = Pick<FileContent, 'name' | 'contentType' | 'size' | 'wi
 /** A storage key is a SHA-256 in hex; anything else names no stored file (and no path outside the directory). */
 export const STORAGE_KEY = /^[0-9a-f]{64}$/;
 
-const pathOf = (filesDir: string, storageKey: string) => path.join(filesDir, storageKey.slice(0, 2), storageKey);
+type StorageServices = Pick<Services, 'files' | 'sql' | 'clock' | 'config'>;
+
+export interface FileToStore {
+  bytes: Uint8Array;
+  name: string;
+  declaredType?: string | null;
+}
+
+export interface StoreOptions {
+  /** The space the bytes are for: its organization's quota applies. */
+  spaceId?: string;
+  /** How long the writer may take to name the bytes in a row; FILES_SWEEP_GRACE_MINUTES unless told. */
+  intentMinutes?: number;
+}
 
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
 
@@ -66,71 +88,77 @@ async function contentTypeOf(bytes: Uint8Array, name: string, declared: string |
   return TEXT_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
 }
 
+async function describe(file: FileToStore, storageKey: string): Promise<StoredFile> {
+  const image = await dimensionsOf(file.bytes);
+  const contentType = await contentTypeOf(file.bytes, file.name, file.declaredType, image?.type);
+  const dimensions = contentType.startsWith('image/') ? image : null;
+  return {
+    name: file.name,
+    contentType,
+    size: file.bytes.byteLength,
+    width: dimensions?.width ?? null,
+    height: dimensions?.height ?? null,
+    storageKey,
+  };
+}
+
+/** Records the intents of writing these keys (one statement), refused with 409 when they would pass the quota. */
+async function recordIntents(services: StorageServices, keys: { storageKey: string; size: number }[], options: StoreOptions) {
+  const expiresAt = new Date(services.clock.now().getTime() + (options.intentMinutes ?? services.config.filesSweepGraceMinutes) * 60_000);
+  const quota = options.spaceId ? services.config.storageQuotaBytes : 0;
+  const organization = Prisma.sql`(SELECT "organizationId" FROM "Space" WHERE id = ${options.spaceId ?? null})`;
+  // Bytes the organization's rows do not name yet add to its usage; bytes already named add nothing.
+  const withinQuota = quota
+    ? Prisma.sql`WHERE (SELECT coalesce(sum(i.size), 0) FROM (SELECT DISTINCT "storageKey", size FROM incoming) i
+                         WHERE i."storageKey" NOT IN (SELECT "storageKey" FROM (${namedByOrganizationSql(organization, services.clock.now())}) n)) = 0
+                  OR (SELECT coalesce(sum(size), 0) FROM (SELECT "storageKey", max(size) AS size FROM (
+                        ${namedByOrganizationSql(organization, services.clock.now())} UNION ALL SELECT "storageKey", size FROM incoming
+                      ) named GROUP BY "storageKey") usage) <= ${quota}`
+    : Prisma.empty;
+  const inserted = await services.sql<{ id: string }>(Prisma.sql`
+    WITH locked AS (SELECT pg_advisory_xact_lock_shared(${SWEEP_LOCK}::bigint)),
+         incoming AS (
+           SELECT * FROM unnest(${keys.map(() => newId())}::text[], ${keys.map((key) => key.storageKey)}::text[],
+                                ${keys.map((key) => key.size)}::int[]) AS k(id, "storageKey", size))
+    INSERT INTO "FileIntent" (id, "storageKey", "organizationId", size, "expiresAt")
+    SELECT incoming.id, incoming."storageKey", ${organization}, incoming.size, ${expiresAt}
+      FROM incoming, locked
+     ${withinQuota}
+    RETURNING id`);
+  if (inserted.length < keys.length) {
+    throw conflict(`The organization's storage quota (STORAGE_QUOTA_MB, ${quota / (1024 * 1024)} MB) would be exceeded by these files.`);
+  }
+}
+
 /**
- * Stores bytes (once: identical bytes are already there) and describes them: size, content type, and the dimensions
- * of an image. The caller enforces MAX_FILE_BYTES, naming the field the bytes came from.
+ * Stores files' bytes (once: identical bytes are already there) and describes them: size, content type, and the
+ * dimensions of an image. The caller enforces MAX_FILE_BYTES, naming the field the bytes came from, and names the
+ * keys in a row before the intent expires.
  */
+export async function storeFiles(services: StorageServices, files: FileToStore[], options: StoreOptions = {}): Promise<StoredFile[]> {
+  if (!files.length) return [];
+  const keys = files.map((file) => ({ storageKey: createHash('sha256').update(file.bytes).digest('hex'), size: file.bytes.byteLength }));
+  await recordIntents(services, keys, options);
+  const described: StoredFile[] = [];
+  for (const [index, file] of files.entries()) {
+    await services.files.put(keys[index].storageKey, file.bytes);
+    described.push(await describe(file, keys[index].storageKey));
+  }
+  return described;
+}
+
 export async function storeFile(
-  config: Pick<Config, 'filesDir'>,
+  services: StorageServices,
   bytes: Uint8Array,
   name: string,
   declaredType?: string | null,
+  options?: StoreOptions,
 ): Promise<StoredFile> {
-  const storageKey = createHash('sha256').update(bytes).digest('hex');
-  const target = pathOf(config.filesDir, storageKey);
-  if ((await sizeOf(target)) === null) {
-    const directory = path.dirname(target);
-    const created = await mkdir(directory, { recursive: true, mode: 0o700 });
-    const temporary = `${target}.${randomBytes(8).toString('hex')}.partial`;
-    try {
-      const handle = await open(temporary, 'wx', 0o600);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temporary, target);
-    } finally {
-      await rm(temporary, { force: true });
-    }
-    await syncDirectory(directory);
-    // A directory made now is named by its parent, whose entry must be durable too.
-    if (created) await syncDirectory(path.dirname(directory));
-  }
-  const image = await dimensionsOf(bytes);
-  const contentType = await contentTypeOf(bytes, name, declaredType, image?.type);
-  const dimensions = contentType.startsWith('image/') ? image : null;
-  return { name, contentType, size: bytes.byteLength, width: dimensions?.width ?? null, height: dimensions?.height ?? null, storageKey };
+  const [stored] = await storeFiles(services, [{ bytes, name, declaredType }], options);
+  return stored;
 }
 
-/** Flushes a directory's entries (a file renamed into it, a directory made in it) to the disk. */
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The size of a stored file, or null when there is none. */
-async function sizeOf(file: string): Promise<number | null> {
-  try {
-    return (await stat(file)).size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
-/** The stored bytes of a key, as a stream with its length; null when nothing is stored under it. */
-export async function openStoredFile(
-  config: Pick<Config, 'filesDir'>,
-  storageKey: string,
-): Promise<{ size: number; open(): ReadStream } | null> {
-  if (!STORAGE_KEY.test(storageKey)) return null;
-  const file = pathOf(config.filesDir, storageKey);
-  const size = await sizeOf(file);
-  return size === null ? null : { size, open: () => createReadStream(file) };
+/** The stored bytes of a key, or null when nothing is stored under it. */
+export async function openStoredFile(services: Pick<Services, 'files'>, storageKey: string): Promise<OpenedObject | null> {
+  return STORAGE_KEY.test(storageKey) ? services.files.open(storageKey) : null;
 }

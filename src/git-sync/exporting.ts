@@ -42,10 +42,10 @@ const matterOf = (page: PageVersion): PageMatter => ({
 });
 
 async function bytesOf(services: Services, file: FileVersion): Promise<Buffer> {
-  const stored = await openStoredFile(services.config, file.storageKey);
+  const stored = await openStoredFile(services, file.storageKey);
   if (!stored) throw new LayoutError(`The bytes of the file ${JSON.stringify(file.name)} are missing from the storage.`);
   const chunks: Buffer[] = [];
-  for await (const chunk of stored.open()) chunks.push(chunk as Buffer);
+  for await (const chunk of stored.stream()) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 

@@ -11,7 +11,7 @@ import slugify from '@sindresorhus/slugify';
 import { assertPrimaryContentWritable } from '../change-request-reviews/merge-rules.js';
 import { sqlOf } from '../change-requests/workflow.js';
 import type { SqlRunner } from '../db/client.js';
-import { type StoredFile, storeFile } from '../files/storage.js';
+import { type FileToStore, type StoredFile, storeFiles } from '../files/storage.js';
 import type { FileVersion, GitSyncOperation, PageVersion, Prisma, Revision } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
 import { ApiError } from '../kernel/errors.js';
@@ -47,6 +47,9 @@ import {
   treeFromFiles,
 } from './layout.js';
 import { type FileEntry, GitFailure, type Repository } from './remote.js';
+
+/** How long an import's stored bytes are kept before its revision names them: longer than any import takes. */
+const IMPORT_INTENT_MINUTES = 24 * 60;
 
 export const CONTENT_LIMITS = {
   /** Files of the whole repository's tree. */
@@ -314,17 +317,20 @@ export async function importContent(
   const files = await repository.files(commit, CONTENT_LIMITS.entries);
   const imported = await readContent(repository, files, projectDirectory);
   const root = joinPath(projectDirectory, imported.config.root);
-  // Stored before the transaction: storage is content-addressed, so bytes of an import that fails later are only
-  // unreferenced copies, which nothing shows.
-  const stored = new Map<string, StoredFile & { oid: string }>();
+  // Stored before the transaction, under intents that live as long as an import may take: bytes of an import that
+  // fails are unnamed copies, which nothing shows and the sweep removes once the intents expire.
+  const assetFiles: FileToStore[] = [];
   for (const asset of imported.assets) {
     const bytes = await repository.readBlob(asset.oid);
     if (bytes.byteLength > CONTENT_LIMITS.fileBytes) {
       throw new LayoutError(`${joinPath(root, asset.path)} is larger than ${CONTENT_LIMITS.fileBytes} bytes.`);
     }
-    const name = asset.path.slice(asset.path.lastIndexOf('/') + 1);
-    stored.set(asset.path, { ...(await storeFile(services.config, bytes, name)), oid: asset.oid });
+    assetFiles.push({ bytes, name: asset.path.slice(asset.path.lastIndexOf('/') + 1) });
   }
+  const described = await storeFiles(services, assetFiles, { spaceId: operation.spaceId, intentMinutes: IMPORT_INTENT_MINUTES });
+  const stored = new Map<string, StoredFile & { oid: string }>(
+    imported.assets.map((asset, i) => [asset.path, { ...described[i], oid: asset.oid }]),
+  );
   const { message } = await repository.readCommit(commit);
   const now = new Date();
   await services.prisma.$transaction(async (tx) => {

@@ -21,6 +21,7 @@ import { type ImageExtension, imageExtensionOf } from './manifest.js';
 
 type Integration = { name: string; version: number };
 type AssetContext = Pick<Context, 'config' | 'secret'>;
+type StoringContext = Pick<Context, 'files' | 'sql' | 'clock' | 'config'>;
 
 const keys = new WeakMap<Buffer, Buffer>();
 
@@ -51,16 +52,16 @@ export const imageUrl = (ctx: AssetContext, integration: Integration, stored: st
 export const publicEndpoint = (ctx: AssetContext, name: string) => `${ctx.config.publicUrl}/integrations/${name}`;
 
 /** Stores a script; its key is what the row keeps. */
-export async function storeScript(ctx: Pick<Context, 'config'>, script: string): Promise<string> {
-  return (await storeFile(ctx.config, Buffer.from(script, 'utf8'), 'script.js', 'text/javascript')).storageKey;
+export async function storeScript(ctx: StoringContext, script: string): Promise<string> {
+  return (await storeFile(ctx, Buffer.from(script, 'utf8'), 'script.js', 'text/javascript')).storageKey;
 }
 
 /** Stores a base64 image already validated (manifest.ts imageRule); `<key>.<ext>` is what the row keeps. */
-export async function storeImage(ctx: Pick<Context, 'config'>, base64: string): Promise<string> {
+export async function storeImage(ctx: StoringContext, base64: string): Promise<string> {
   const bytes = Buffer.from(base64, 'base64');
   const extension = await imageExtensionOf(bytes);
   if (!extension) throw new Error('An image reached storage without being validated.');
-  const stored = await storeFile(ctx.config, bytes, `image.${extension}`);
+  const stored = await storeFile(ctx, bytes, `image.${extension}`);
   return `${stored.storageKey}.${extension}`;
 }
 
@@ -115,7 +116,7 @@ async function serve(services: Services, ctx: Koa.Context, match: RegExpExecArra
   );
   if (!row || row.version !== version) throw new Refusal(404, 'Asset not found');
   const asset = storedAsset(row, match);
-  const stored = asset && (await openStoredFile(services.config, asset.key));
+  const stored = asset && (await openStoredFile(services, asset.key));
   if (!asset || !stored) throw new Refusal(404, 'Asset not found');
   ctx.status = 200;
   ctx.type = asset.type;
@@ -131,7 +132,7 @@ async function serve(services: Services, ctx: Koa.Context, match: RegExpExecArra
   // A versioned URL's bytes never change.
   ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
   ctx.set('ETag', `"${asset.key}"`);
-  ctx.body = stored.open();
+  ctx.body = stored.stream();
   ctx.length = stored.size;
 }
 

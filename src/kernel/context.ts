@@ -2,6 +2,7 @@
 import DataLoader from 'dataloader';
 import type { Config } from '../config.js';
 import type { SqlRunner } from '../db/client.js';
+import type { FileStore } from '../files/store.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail.js';
@@ -105,6 +106,8 @@ export interface Services {
   logger: Logger;
   /** The instance secret (src/kernel/secrets.ts), for what a domain must sign or encrypt. */
   secret: Buffer;
+  /** Where files' bytes are kept (src/files/store.ts). */
+  files: FileStore;
 }
 
 export interface Context extends Services, EventRecorder, Preconditions {

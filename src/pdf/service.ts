@@ -11,12 +11,13 @@
 // or a path from the space root) jump to the page when the PDF holds it, and lead to the page in the app otherwise;
 // http(s) and mailto links are kept as they are.
 
-import { downloadUrl } from '../files/download.js';
+import { downloadUrl, linkExpiry } from '../files/download.js';
 import { MAX_FILE_BYTES, openStoredFile, storeFile } from '../files/storage.js';
 import type { ChangeRequest, FileVersion, Revision, Space } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
 import { type ApiError, badRequest, notFound } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { appUrl } from '../kernel/urls.js';
 import { documentToMarkdown, storedAddressOf } from '../revisions/document.js';
@@ -136,10 +137,10 @@ async function imagesOf(ctx: Context, revision: Revision, pages: readonly PdfPag
     if ((file.width ?? 0) * (file.height ?? 0) > MAX_IMAGE_PIXELS) continue;
     let bytes = byStorageKey.get(file.storageKey);
     if (!bytes) {
-      const stored = total + file.size <= MAX_PDF_IMAGE_BYTES ? await openStoredFile(ctx.config, file.storageKey) : null;
+      const stored = total + file.size <= MAX_PDF_IMAGE_BYTES ? await openStoredFile(ctx, file.storageKey) : null;
       if (!stored) continue;
       const chunks: Buffer[] = [];
-      for await (const chunk of stored.open()) chunks.push(chunk as Buffer);
+      for await (const chunk of stored.stream()) chunks.push(chunk as Buffer);
       bytes = Buffer.concat(chunks);
       total += bytes.byteLength;
       byStorageKey.set(file.storageKey, bytes);
@@ -237,7 +238,12 @@ async function exportPdf(ctx: Context, content: PdfContent, options: PdfOptions)
       `Invalid "page": the PDF would be larger than ${MAX_PDF_BYTES / 1024 / 1024} MB; export part of ${content.noun} with "page" (and "only").`,
     );
   }
-  const stored = await storeFile(ctx.config, pdf, content.fileName, 'application/pdf');
+  const stored = await storeFile(ctx, pdf, content.fileName, 'application/pdf');
+  // The export names its bytes as long as its link works, so the sweep keeps them that long.
+  await ctx.sql(Prisma.sql`
+    INSERT INTO "FileExport" (id, "storageKey", "spaceId", "organizationId", size, "expiresAt")
+    SELECT ${newId()}, ${stored.storageKey}, id, "organizationId", ${stored.size}, ${new Date(linkExpiry(ctx, content.lifetimeMs) * 1000)}
+      FROM "Space" WHERE id = ${content.revision.spaceId}`);
   return {
     url: downloadUrl(
       ctx,

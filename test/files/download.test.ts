@@ -20,11 +20,10 @@ const script = svg(10, 10);
 beforeAll(async () => {
   const space = await buildSpace(t.prisma, { organizationId: world.organizationId });
   spaceId = space.id;
-  const config = t.app.services.config;
   await publish(t.prisma, space.id, {
     files: [
-      file('photo', 'photo – été.png', await storeFile(config, image, 'photo – été.png')),
-      file('drawing', 'drawing.svg', await storeFile(config, script, 'drawing.svg')),
+      file('photo', 'photo – été.png', await storeFile(t.app.services, image, 'photo – été.png')),
+      file('drawing', 'drawing.svg', await storeFile(t.app.services, script, 'drawing.svg')),
     ],
   });
   const res = await t.request('GET', `/v1/spaces/${space.id}/content/files`, { token: world.reader.token });

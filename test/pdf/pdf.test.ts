@@ -461,7 +461,7 @@ describe('GET /v1/spaces/{spaceId}/pdf', () => {
 
   beforeAll(async () => {
     manual = await buildSpace(t.prisma, { organizationId: world.organizationId, title: 'Manual' });
-    const diagram = await storeFile(t.app.services.config, DIAGRAM, 'diagram.png');
+    const diagram = await storeFile(t.app.services, DIAGRAM, 'diagram.png');
     await publish(t.prisma, manual.id, {
       pages: [
         page('intro', 'Introduction', {
