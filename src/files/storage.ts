@@ -42,6 +42,8 @@ export interface StoreOptions {
   spaceId?: string;
   /** How long the writer may take to name the bytes in a row; FILES_SWEEP_GRACE_MINUTES unless told. */
   intentMinutes?: number;
+  /** Bytes exported from this space until then (a PDF): the export's row, written first, is their intent. */
+  exportOf?: { spaceId: string; expiresAt: Date };
 }
 
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
@@ -115,15 +117,20 @@ async function recordIntents(services: StorageServices, keys: { storageKey: stri
                         ${namedByOrganizationSql(organization, services.clock.now())} UNION ALL SELECT "storageKey", size FROM incoming
                       ) named GROUP BY "storageKey") usage) <= ${quota}`
     : Prisma.empty;
+  const { exportOf } = options;
+  const recording = exportOf
+    ? Prisma.sql`INSERT INTO "FileExport" (id, "storageKey", "spaceId", "organizationId", size, "expiresAt")
+                 SELECT incoming.id, incoming."storageKey", s.id, s."organizationId", incoming.size, ${exportOf.expiresAt}
+                   FROM incoming, locked, "Space" s WHERE s.id = ${exportOf.spaceId}`
+    : Prisma.sql`INSERT INTO "FileIntent" (id, "storageKey", "organizationId", size, "expiresAt")
+                 SELECT incoming.id, incoming."storageKey", ${organization}, incoming.size, ${expiresAt}
+                   FROM incoming, locked ${withinQuota}`;
   const inserted = await services.sql<{ id: string }>(Prisma.sql`
     WITH locked AS (SELECT pg_advisory_xact_lock_shared(${SWEEP_LOCK}::bigint)),
          incoming AS (
            SELECT * FROM unnest(${keys.map(() => newId())}::text[], ${keys.map((key) => key.storageKey)}::text[],
                                 ${keys.map((key) => key.size)}::int[]) AS k(id, "storageKey", size))
-    INSERT INTO "FileIntent" (id, "storageKey", "organizationId", size, "expiresAt")
-    SELECT incoming.id, incoming."storageKey", ${organization}, incoming.size, ${expiresAt}
-      FROM incoming, locked
-     ${withinQuota}
+    ${recording}
     RETURNING id`);
   if (inserted.length < keys.length) {
     throw conflict(`The organization's storage quota (STORAGE_QUOTA_MB, ${quota / (1024 * 1024)} MB) would be exceeded by these files.`);

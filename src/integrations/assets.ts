@@ -14,7 +14,7 @@
 // an integration runtime would answer: this server runs no integration code, and says so there (501).
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
-import { openStoredFile, storeFile } from '../files/storage.js';
+import { openStoredFile, storeFiles } from '../files/storage.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context, Services } from '../kernel/context.js';
 import { type ImageExtension, imageExtensionOf } from './manifest.js';
@@ -51,18 +51,31 @@ export const imageUrl = (ctx: AssetContext, integration: Integration, stored: st
 /** The endpoint an integration runtime would answer at (none here: 501). */
 export const publicEndpoint = (ctx: AssetContext, name: string) => `${ctx.config.publicUrl}/integrations/${name}`;
 
-/** Stores a script; its key is what the row keeps. */
-export async function storeScript(ctx: StoringContext, script: string): Promise<string> {
-  return (await storeFile(ctx, Buffer.from(script, 'utf8'), 'script.js', 'text/javascript')).storageKey;
-}
-
-/** Stores a base64 image already validated (manifest.ts imageRule); `<key>.<ext>` is what the row keeps. */
-export async function storeImage(ctx: StoringContext, base64: string): Promise<string> {
-  const bytes = Buffer.from(base64, 'base64');
-  const extension = await imageExtensionOf(bytes);
-  if (!extension) throw new Error('An image reached storage without being validated.');
-  const stored = await storeFile(ctx, bytes, `image.${extension}`);
-  return `${stored.storageKey}.${extension}`;
+/**
+ * Stores the script and the base64 images already validated (manifest.ts imageRule), with one intent for them all;
+ * answers what the row keeps: the script's key, and `<key>.<ext>` of each image.
+ */
+export async function storeAssets(
+  ctx: StoringContext,
+  assets: { script: string; icon?: string | null; previewImages?: string[] | null },
+): Promise<{ script: string; icon: string | null; previewImages: string[] }> {
+  const images = await Promise.all(
+    [assets.icon, ...(assets.previewImages ?? [])].map(async (base64) => {
+      if (!base64) return null;
+      const bytes = Buffer.from(base64, 'base64');
+      const extension = await imageExtensionOf(bytes);
+      if (!extension) throw new Error('An image reached storage without being validated.');
+      return { bytes, extension };
+    }),
+  );
+  const present = images.filter((image) => image !== null);
+  const [script, ...stored] = await storeFiles(ctx, [
+    { bytes: Buffer.from(assets.script, 'utf8'), name: 'script.js', declaredType: 'text/javascript' },
+    ...present.map((image) => ({ bytes: image.bytes, name: `image.${image.extension}` })),
+  ]);
+  const keys = present.map((image, i) => `${stored[i].storageKey}.${image.extension}`);
+  const [icon, ...previewImages] = images.map((image) => (image ? keys.shift()! : null));
+  return { script: script.storageKey, icon, previewImages: previewImages.filter((key) => key !== null) };
 }
 
 const CONTENT_TYPES: Record<ImageExtension | 'js', string> = {

@@ -17,7 +17,7 @@ import { conflict, notFound } from '../kernel/errors.js';
 import { recordEvents } from '../kernel/events.js';
 import { newId } from '../kernel/ids.js';
 import { type SealedFor, seal } from '../kernel/sealed.js';
-import { storeImage, storeScript } from './assets.js';
+import { storeAssets } from './assets.js';
 import { integrationEvent } from './events.js';
 import type { Block, Category, Configurations, ContentSource, ExternalLink, Scope, Target, Visibility } from './manifest.js';
 
@@ -109,11 +109,7 @@ const json = (value: unknown) => Prisma.sql`${JSON.stringify(value)}::jsonb`;
 export async function publishIntegration(ctx: Context, name: string, input: PublishIntegration): Promise<IntegrationRow> {
   const organizationId = await organizationIdOf(ctx, input.organization);
   await authorize(ctx, organizations, organizationId, 'admin');
-  const [script, icon, previewImages] = await Promise.all([
-    storeScript(ctx, input.script),
-    input.icon ? storeImage(ctx, input.icon) : null,
-    Promise.all((input.previewImages ?? []).map((image) => storeImage(ctx, image))),
-  ]);
+  const { script, icon, previewImages } = await storeAssets(ctx, input);
   const now = ctx.clock.now();
   const secrets =
     input.secrets && Object.keys(input.secrets).length

@@ -17,7 +17,6 @@ import type { ChangeRequest, FileVersion, Revision, Space } from '../generated/p
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../kernel/context.js';
 import { type ApiError, badRequest, notFound } from '../kernel/errors.js';
-import { newId } from '../kernel/ids.js';
 import { batchedRowById } from '../kernel/rows.js';
 import { appUrl } from '../kernel/urls.js';
 import { documentToMarkdown, storedAddressOf } from '../revisions/document.js';
@@ -238,12 +237,10 @@ async function exportPdf(ctx: Context, content: PdfContent, options: PdfOptions)
       `Invalid "page": the PDF would be larger than ${MAX_PDF_BYTES / 1024 / 1024} MB; export part of ${content.noun} with "page" (and "only").`,
     );
   }
-  const stored = await storeFile(ctx, pdf, content.fileName, 'application/pdf');
   // The export names its bytes as long as its link works, so the sweep keeps them that long.
-  await ctx.sql(Prisma.sql`
-    INSERT INTO "FileExport" (id, "storageKey", "spaceId", "organizationId", size, "expiresAt")
-    SELECT ${newId()}, ${stored.storageKey}, id, "organizationId", ${stored.size}, ${new Date(linkExpiry(ctx, content.lifetimeMs) * 1000)}
-      FROM "Space" WHERE id = ${content.revision.spaceId}`);
+  const stored = await storeFile(ctx, pdf, content.fileName, 'application/pdf', {
+    exportOf: { spaceId: content.revision.spaceId, expiresAt: new Date(linkExpiry(ctx, content.lifetimeMs) * 1000) },
+  });
   return {
     url: downloadUrl(
       ctx,

@@ -5,14 +5,15 @@ import type { DomainBudgets } from '../support/budgets.js';
 import { buildSpace } from '../support/factories.js';
 
 // Token, memberships, space, change request; then its revision and the space's row (the document's title), the page
-// tree, the exported pages' bodies, and the files their images may name. Whatever the number of pages.
+// tree, the exported pages' bodies, the files their images may name, and the export's row (written before its bytes).
+// Whatever the number of pages.
 const CHANGE_REQUEST_PDF = 'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf';
 // Token, memberships, space; then its revision, the page tree, the exported pages' bodies, and the files their images
-// may name. Whatever the number of pages.
+// may name, and the export's row. Whatever the number of pages.
 const SPACE_PDF = 'GET /v1/spaces/:spaceId/pdf';
 
 export const pdfBudgets: DomainBudgets = {
-  budgets: { [CHANGE_REQUEST_PDF]: 9, [SPACE_PDF]: 7 },
+  budgets: { [CHANGE_REQUEST_PDF]: 10, [SPACE_PDF]: 8 },
   calls: async ({ t, admin, organizationId, space }) => {
     const base = `/v1/spaces/${space.id}/change-requests`;
     const created = await t.request('POST', base, { token: admin.token, body: { subject: 'Printing' } });
