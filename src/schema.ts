@@ -8,6 +8,7 @@ import { collectionRest } from './collections/index.js';
 import { commentRest } from './comments/index.js';
 import { contentImportRest } from './content-import/index.js';
 import { customFieldRest } from './custom-fields/index.js';
+import { fileRest } from './files/index.js';
 import { gitSyncRest } from './git-sync/index.js';
 import { grantRest } from './grants/index.js';
 import { integrationRest } from './integrations/index.js';
@@ -60,6 +61,7 @@ export const restModules = [
   shareLinkRest,
   publishingAuthRest,
   pdfRest,
+  fileRest,
   contentImportRest,
   searchRest,
   linksRest,

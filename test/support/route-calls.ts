@@ -8,6 +8,7 @@ import { changeRequestsBudgets } from '../change-requests/budgets.js';
 import { commentsBudgets } from '../comments/budgets.js';
 import { contentImportBudgets } from '../content-import/budgets.js';
 import { customFieldsBudgets } from '../custom-fields/budgets.js';
+import { filesBudgets } from '../files/budgets.js';
 import { gitSyncBudgets } from '../git-sync/budgets.js';
 import { grantsBudgets } from '../grants/budgets.js';
 import { integrationsBudgets } from '../integrations/budgets.js';
@@ -53,6 +54,7 @@ export const domains: DomainBudgets[] = [
   auditBudgets,
   webhooksBudgets,
   tokensBudgets,
+  filesBudgets,
 ];
 
 /**
