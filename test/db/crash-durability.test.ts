@@ -52,22 +52,26 @@ interface Service {
   exited: Promise<unknown>;
 }
 
-/** Processes a failed test left running, killed before their data goes. */
-const leftovers: ChildProcess[] = [];
+/**
+ * Processes a failed test left running, each stopped with its own signal (the service stops its embedded PostgreSQL
+ * on SIGTERM; SIGINT is PostgreSQL's fast shutdown) before their data goes; SIGKILL if that takes over 20 s.
+ */
+const leftovers: { child: ChildProcess; signal: NodeJS.Signals }[] = [];
 const directories: string[] = [];
 afterAll(async () => {
-  for (const child of leftovers.filter((c) => c.exitCode === null && c.signalCode === null)) {
+  for (const { child, signal } of [...leftovers].reverse().filter(({ child }) => child.exitCode === null && child.signalCode === null)) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
+    child.kill(signal);
+    if ((await Promise.race([exited, sleep(20_000).then(() => 'late')])) === 'late') child.kill('SIGKILL');
     await exited;
   }
   for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** Starts the service as `npm start` does and waits until it listens. */
 async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
   const child = spawn(node, startArguments, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  leftovers.push(child);
+  leftovers.push({ child, signal: 'SIGTERM' });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -393,7 +397,7 @@ describe('kill -9 of the service and its PostgreSQL under write load', () => {
           ['-D', pgData, '-p', String(pgPort), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
           { ...ids, stdio: 'ignore' },
         );
-        leftovers.push(postmaster);
+        leftovers.push({ child: postmaster, signal: 'SIGINT' });
         const exited = new Promise((resolve) => postmaster.once('exit', resolve));
         for (const deadline = Date.now() + 30_000; ; await sleep(100)) {
           const probe = new pg.Client({ connectionString: `postgresql://postgres@127.0.0.1:${pgPort}/postgres` });
