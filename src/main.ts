@@ -36,7 +36,7 @@ function explain(error: unknown): string {
 
 const lifecycle = new Lifecycle(logger, { stopping: 'shutting down: finishing in-flight requests', stopped: 'stopped' });
 try {
-  const database = lifecycle.started(await openDatabase(config), (opened) => opened.stop());
+  const database = lifecycle.started(await openDatabase(config, { logger }), (opened) => opened.stop());
   logger.info({ embedded: database.embedded }, 'database ready');
   const secret = loadInstanceSecret(config.dataDir, config.secretKey);
   await resealSecrets(database.url, secret, logger);

@@ -15,7 +15,7 @@ const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
 const lifecycle = new Lifecycle(logger, { stopping: 'worker stopping: finishing running jobs', stopped: 'worker stopped' });
 try {
-  const database = lifecycle.started(await openDatabase(config), (opened) => opened.stop());
+  const database = lifecycle.started(await openDatabase(config, { logger }), (opened) => opened.stop());
   const secret = loadInstanceSecret(config.dataDir, config.secretKey);
   await resealSecrets(database.url, secret, logger);
   const app = lifecycle.started(createApp({ config, databaseUrl: database.url, secret, logger }), (created) => created.close());

@@ -4,10 +4,23 @@
 // the server detached from our process group and lets us stop it after the connection pool has drained.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { Logger } from '../logger.js';
 
 const run = promisify(execFile);
 
@@ -59,17 +72,104 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Port of a server already running on this data directory, read from its postmaster.pid. */
-function runningPort(pgData: string): number | undefined {
-  const pidFile = path.join(pgData, 'postmaster.pid');
-  if (!existsSync(pidFile)) return undefined;
-  const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');
+/** What the cluster's lock file, postmaster.pid, names: its postmaster's process id and port (0 where unreadable). */
+function readLockFile(pgData: string): { pid: number; port: number } | undefined {
+  let text: string;
   try {
-    process.kill(Number(pid), 0);
+    text = readFileSync(path.join(pgData, 'postmaster.pid'), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
-  return Number(port) || undefined;
+  const [pid, , , port] = text.split('\n');
+  return { pid: Number(pid) || 0, port: Number(port) || 0 };
+}
+
+interface ServerProcess {
+  pid: number;
+  parent: number;
+  /** The postmaster itself, rather than one of its children (whose title is `postgres: <what it does>`). */
+  postmaster: boolean;
+}
+
+/**
+ * On Linux, the live PostgreSQL process `pid` working in `pgData` (the postmaster and every child of it run there),
+ * or undefined: gone, a zombie, or another program (which may have been given a dead postmaster's pid). A process
+ * whose /proc entries we may not read runs as another user, so is not ours either.
+ */
+function serverProcess(pid: number, pgData: string): ServerProcess | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command name, which may itself hold spaces and parentheses: state, parent pid, ...
+    const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (state === 'Z' || state === 'X') return undefined;
+    if (readlinkSync(`/proc/${pid}/cwd`) !== pgData) return undefined;
+    if (path.basename(readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, '')) !== 'postgres') return undefined;
+    const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return { pid, parent: Number(parent), postmaster: !title.startsWith('postgres: ') };
+  } catch {
+    return undefined;
+  }
+}
+
+const hasProc = () => existsSync('/proc/self/stat');
+
+/** Whether the lock file's postmaster is alive: exactly on Linux; elsewhere, whether any process has its pid. */
+function postmasterRuns(pid: number, pgData: string): boolean {
+  if (pid <= 0) return false;
+  if (hasProc()) return serverProcess(pid, pgData)?.postmaster === true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** Children of a dead postmaster still working in `pgData` (Linux only): their parent is no longer a server process. */
+function orphans(pgData: string): number[] {
+  if (!hasProc()) return [];
+  const servers = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => serverProcess(Number(name), pgData))
+    .filter((server) => server !== undefined);
+  const alive = new Set(servers.map((server) => server.pid));
+  return servers.filter((server) => !server.postmaster && !alive.has(server.parent)).map((server) => server.pid);
+}
+
+/** Sends `signal` to the processes of `pids` still serving `pgData`, and waits up to `ms` for them to go. */
+async function stopProcesses(pids: number[], pgData: string, signal: NodeJS.Signals, ms: number): Promise<number[]> {
+  const remaining = () => pids.filter((pid) => serverProcess(pid, pgData));
+  for (const pid of remaining()) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  for (const deadline = Date.now() + ms; remaining().length && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return remaining();
+}
+
+/**
+ * The postmaster of `pgData` died without removing its lock file (kill -9, the OOM killer, a power cut). PostgreSQL
+ * removes such a file itself only when no process has its pid, and refuses to start while one has (a zombie not reaped
+ * yet, for ever when the service is PID 1 of a container; or another program given the pid since), or while a child
+ * of the dead postmaster is still attached to its shared memory (a backend finishing a query). So its children are
+ * stopped as a postmaster stops them in an immediate shutdown (SIGQUIT, then SIGKILL after 5 s) and the lock file
+ * is removed; recovery from the write-ahead log is then PostgreSQL's own, as it starts.
+ */
+async function recoverFromCrash(pgData: string, postmasterPid: number, logger: Logger | undefined): Promise<void> {
+  const leftover = orphans(pgData);
+  logger?.warn({ postmasterPid, orphans: leftover.length }, 'embedded PostgreSQL did not stop cleanly; recovering');
+  const stubborn = await stopProcesses(await stopProcesses(leftover, pgData, 'SIGQUIT', 5000), pgData, 'SIGKILL', 5000);
+  if (stubborn.length) {
+    throw new Error(`Processes ${stubborn.join(', ')} of a PostgreSQL that did not stop cleanly on ${pgData} do not exit; stop them.`);
+  }
+  // Only the dead postmaster's file: another process starting on this DATA_DIR at the same moment may have replaced it.
+  if (readLockFile(pgData)?.pid === postmasterPid) rmSync(path.join(pgData, 'postmaster.pid'), { force: true });
 }
 
 function urlFor(port: number, password: string, database: string): string {
@@ -99,12 +199,13 @@ function checkReachable(dataDir: string, ids: { uid?: number; gid?: number }): v
 /**
  * Starts (or attaches to) the cluster under `dataDir/postgres`, creating it on first use.
  * A second process on the same data directory (the admin CLI while the server runs) attaches instead of starting.
+ * After a crash (a lock file whose postmaster is gone) it recovers by itself, saying so in one line on `logger`.
  *
  * Every file this creates is 0600 and every directory 0700 whatever the umask (PostgreSQL's own are too). The password
  * of the cluster's superuser stays in DATA_DIR/postgres.password: each start connects with it, and so does a process
  * that attaches to a running cluster. The copy initdb reads is deleted once initdb has run.
  */
-export async function startEmbeddedPostgres(dataDir: string, database = 'docs'): Promise<EmbeddedCluster> {
+export async function startEmbeddedPostgres(dataDir: string, database = 'docs', logger?: Logger): Promise<EmbeddedCluster> {
   const pgData = path.join(dataDir, 'postgres');
   const passwordFile = path.join(dataDir, 'postgres.password');
   const ids = await runAsIds();
@@ -140,9 +241,14 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'docs'):
   chmodSync(passwordFile, 0o600);
   const password = readFileSync(passwordFile, 'utf8').trim();
 
-  const attachedPort = runningPort(pgData);
-  if (attachedPort) {
-    return { url: urlFor(attachedPort, password, database), owned: false, stop: async () => {} };
+  // /proc names the cluster's directory as the kernel resolved it.
+  const clusterDir = realpathSync(pgData);
+  for (let lock = readLockFile(pgData), attempts = 0; lock && attempts < 3; lock = readLockFile(pgData), attempts++) {
+    if (postmasterRuns(lock.pid, clusterDir)) {
+      if (!lock.port) break;
+      return { url: urlFor(lock.port, password, database), owned: false, stop: async () => {} };
+    }
+    await recoverFromCrash(clusterDir, lock.pid, logger);
   }
 
   const port = await freePort();

@@ -3,6 +3,7 @@
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { installJobQueue } from '../jobs/queue.js';
+import type { Logger } from '../logger.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { applyMigrations } from './migrations.js';
 
@@ -43,14 +44,20 @@ async function waitForServer(url: string, seconds: number): Promise<void> {
   }
 }
 
-/** The database of `config`, migrated unless `migrate` is false (a restore migrates to the backup's own version). */
-export async function openDatabase(config: Config, { migrate = true } = {}): Promise<OpenedDatabase> {
+/**
+ * The database of `config`, migrated unless `migrate` is false (a restore migrates to the backup's own version).
+ * `logger` hears of the embedded cluster's recovery after a crash.
+ */
+export async function openDatabase(
+  config: Config,
+  { migrate = true, logger }: { migrate?: boolean; logger?: Logger } = {},
+): Promise<OpenedDatabase> {
   let opened: OpenedDatabase;
   if (config.databaseUrl) {
     await waitForServer(config.databaseUrl, config.databaseWaitSeconds);
     opened = { url: config.databaseUrl, embedded: false, stop: async () => {} };
   } else {
-    const cluster = await startEmbeddedPostgres(config.dataDir);
+    const cluster = await startEmbeddedPostgres(config.dataDir, undefined, logger);
     opened = { url: cluster.url, embedded: true, stop: cluster.owned ? () => cluster.stop() : async () => {} };
   }
   if (!migrate) return opened;
