@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMigrations } from '../../src/db/migrations.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
 import { npmScript } from '../support/npm-script.js';
 import { until } from '../support/until.js';
@@ -195,6 +196,14 @@ describe.each(filesBackends)('two API instances and two workers on one database,
   });
 
   it('start together on an empty database: migrated once, bootstrapped once, both ready', async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const applied = await client.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" ORDER BY 1');
+      expect(applied.rows.map((row) => row.migration_name)).toEqual(readMigrations().map((migration) => migration.name));
+    } finally {
+      await client.end();
+    }
     const printed = [a, b].filter((api) => api.output().includes('API token (shown once'));
     expect(printed.map((api) => api.name)).toHaveLength(1);
     expect(token).toMatch(/^dpa_/);
@@ -369,7 +378,7 @@ describe.each(filesBackends)('two API instances and two workers on one database,
                   + (SELECT count(*) FROM "WebhookDelivery" WHERE status = 'pending') AS count`,
           )
         ).rows[0].count;
-      expect(await until(unfinished, (count) => count === '0', 30_000)).toBe('0');
+      expect(await until(unfinished, (count) => count === '0', 20_000)).toBe('0');
       const jobs = (
         await client.query<{ kind: string; state: string; attempts: number }>('SELECT kind, state, attempts FROM "BackgroundJob"')
       ).rows;
