@@ -40,7 +40,7 @@ export interface App {
   logger: Logger;
   /** Starts listening; resolves to the base URL. */
   listen(port?: number, host?: string): Promise<string>;
-  /** Stops accepting connections, lets in-flight requests finish, then closes the database pool. */
+  /** Stops accepting connections, lets in-flight requests finish (closing their connections), then closes the database pool. */
   close(): Promise<void>;
 }
 
@@ -76,6 +76,13 @@ export function createApp(options: AppOptions): App {
   // X-Forwarded-For (the one the outermost proxy appended; what a client sends itself stays to its left).
   const { trustedProxies } = options.config;
   const koa = new Koa({ proxy: trustedProxies > 0, maxIpsCount: trustedProxies });
+  let closing = false;
+  // Once the service closes, every answer closes its connection: server.close() waits for every open connection, and
+  // a client (a load balancer's pool) that keeps sending on one would keep the process serving, and running, forever.
+  koa.use(async (ctx, next) => {
+    await next();
+    if (closing) ctx.set('Connection', 'close');
+  });
   koa.use(monitoring.measure);
   const { corsOrigins } = options.config;
   if (corsOrigins?.length) {
@@ -163,6 +170,7 @@ export function createApp(options: AppOptions): App {
       });
     },
     close: async () => {
+      closing = true;
       monitoring.drain();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

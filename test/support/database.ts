@@ -44,18 +44,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  * test of that upgrade: it fills the database the old way, then applies the rest with applyMigrations(url).
  */
 export async function createDatabaseBefore(suffix: string): Promise<TestDatabase> {
-  const serverUrl = inject('templateDatabaseUrl');
   const migrations = readMigrations();
   const upgrade = migrations.find((migration) => migration.name.endsWith(suffix));
   if (!upgrade) throw new Error(`No migration's name ends with ${suffix}`);
-  const name = `upgrade_${process.pid}_${randomBytes(5).toString('hex')}`;
-  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
-  const database = testDatabase(serverUrl, name);
+  const database = await createEmptyDatabase('upgrade');
   await applyMigrations(
     database.url,
     migrations.filter((migration) => migration.name < upgrade.name),
   );
   return database;
+}
+
+/** A new database with nothing in it, not even the migrations: what a service given its URL as DATABASE_URL migrates. */
+export async function createEmptyDatabase(prefix = 'empty'): Promise<TestDatabase> {
+  const serverUrl = inject('templateDatabaseUrl');
+  const name = `${prefix}_${process.pid}_${randomBytes(5).toString('hex')}`;
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
+  return testDatabase(serverUrl, name);
 }
 
 function testDatabase(serverUrl: string, name: string): TestDatabase {
