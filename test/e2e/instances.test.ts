@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMigrations } from '../../src/db/migrations.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
 import { npmScript } from '../support/npm-script.js';
+import { startS3Server } from '../support/s3-server.js';
 import { until } from '../support/until.js';
 
 const PUBLIC_URL = 'https://docs.example.test';
@@ -35,6 +36,13 @@ const filesBackends: FilesBackend[] = [
     create: async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'instances-files-'));
       return { env: { FILES_DIR: dir }, remove: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'files in an S3-compatible store (s3rver)',
+    create: async () => {
+      const server = await startS3Server('instances/');
+      return { env: server.env, remove: () => server.close() };
     },
   },
 ];
