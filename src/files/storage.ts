@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../kernel/context.js';
-import { conflict } from '../kernel/errors.js';
+import { conflict, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { FileContent } from '../revisions/store.js';
 import type { OpenedObject } from './store.js';
@@ -110,12 +110,12 @@ async function recordIntents(services: StorageServices, keys: { storageKey: stri
   const quota = options.spaceId ? services.config.storageQuotaBytes : 0;
   const organization = Prisma.sql`(SELECT "organizationId" FROM "Space" WHERE id = ${options.spaceId ?? null})`;
   // Bytes the organization's rows do not name yet add to its usage; bytes already named add nothing.
+  const named = quota ? Prisma.sql`, named AS (${namedByOrganizationSql(organization, services.clock.now())})` : Prisma.empty;
   const withinQuota = quota
-    ? Prisma.sql`WHERE (SELECT coalesce(sum(i.size), 0) FROM (SELECT DISTINCT "storageKey", size FROM incoming) i
-                         WHERE i."storageKey" NOT IN (SELECT "storageKey" FROM (${namedByOrganizationSql(organization, services.clock.now())}) n)) = 0
-                  OR (SELECT coalesce(sum(size), 0) FROM (SELECT "storageKey", max(size) AS size FROM (
-                        ${namedByOrganizationSql(organization, services.clock.now())} UNION ALL SELECT "storageKey", size FROM incoming
-                      ) named GROUP BY "storageKey") usage) <= ${quota}`
+    ? Prisma.sql`WHERE NOT EXISTS (SELECT 1 FROM incoming WHERE size > 0 AND "storageKey" NOT IN (SELECT "storageKey" FROM named))
+                    OR (SELECT coalesce(sum(size), 0) FROM (
+                          SELECT max(size) AS size FROM (SELECT "storageKey", size FROM named UNION ALL SELECT "storageKey", size FROM incoming) n
+                           GROUP BY "storageKey") usage) <= ${quota}`
     : Prisma.empty;
   const { exportOf } = options;
   const recording = exportOf
@@ -130,9 +130,12 @@ async function recordIntents(services: StorageServices, keys: { storageKey: stri
          incoming AS (
            SELECT * FROM unnest(${keys.map(() => newId())}::text[], ${keys.map((key) => key.storageKey)}::text[],
                                 ${keys.map((key) => key.size)}::int[]) AS k(id, "storageKey", size))
+         ${named}
     ${recording}
     RETURNING id`);
   if (inserted.length < keys.length) {
+    // The exported space went meanwhile (purged); or the files would pass the quota.
+    if (exportOf) throw notFound('Space');
     throw conflict(`The organization's storage quota (STORAGE_QUOTA_MB, ${quota / (1024 * 1024)} MB) would be exceeded by these files.`);
   }
 }

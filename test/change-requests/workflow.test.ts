@@ -18,7 +18,12 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEUlEQVR
 
 beforeAll(async () => {
   acme = world.organizationId;
-  files = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
+  files = http.createServer((req, res) => {
+    // /big-<n>.bin: 9 MiB (under the 10 MB cap of one file) of bytes distinct per n.
+    const big = /^\/big-(\d+)\.bin$/.exec(req.url ?? '');
+    if (big) return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(9 * 1024 * 1024, Number(big[1])));
+    res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+  });
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/diagram.png`;
 });
@@ -333,6 +338,23 @@ describe('refusals', () => {
     } finally {
       await guarded.close();
     }
+  });
+
+  it('caps the bytes the files of one request fetch from URLs together, storing none of them past it', async () => {
+    const { space } = await spaceWithContent();
+    const cr = await open(space.id);
+    const before = await t.prisma.changeRequest.findFirstOrThrow({ where: { spaceId: space.id, number: cr } });
+    const bigFiles = Array.from({ length: 6 }, (_, i) => ({ name: `big-${i}.bin`, url: filesUrl.replace('diagram.png', `big-${i}.bin`) }));
+    const refused = await edit(space.id, cr, [{ operation: 'insert_files', files: bigFiles }]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe(
+      'Invalid "changes.0.files.5.url": the files of one request may fetch at most 52428800 bytes from URLs.',
+    );
+    const after = await t.prisma.changeRequest.findFirstOrThrow({ where: { spaceId: space.id, number: cr } });
+    expect(after.revisionId).toBe(before.revisionId);
+    expect(await t.prisma.fileIntent.count({ where: { size: 9 * 1024 * 1024 } })).toBe(0);
+    // Five of them fit.
+    expect((await edit(space.id, cr, [{ operation: 'insert_files', files: bigFiles.slice(0, 5) }])).status).toBe(200);
   });
 
   it('refuses edits and merges while the space is locked', async () => {

@@ -5,11 +5,12 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SWEEP_LOCK } from '../../src/files/storage.js';
-import { sweepFiles } from '../../src/files/sweep.js';
+import { scheduleFilesSweep, sweepFiles } from '../../src/files/sweep.js';
 import { purgeDeletedSpaces } from '../../src/spaces/purge.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildOrganization, buildSpace } from '../support/factories.js';
 import { type S3Server, startS3Server } from '../support/s3-server.js';
+import { until } from '../support/until.js';
 import { png } from './images.js';
 
 const GRACE_MINUTES = 5;
@@ -26,7 +27,7 @@ describe.each(['local', 's3'])('the sweep on the %s store', (kind) => {
   let token: string;
   let organizationId: string;
   beforeAll(async () => {
-    t = await startTestApp({ env: { FILES_SWEEP_GRACE_MINUTES: String(GRACE_MINUTES), ...(kind === 's3' ? s3.env : {}) } });
+    t = await startTestApp({ jobs: 1, env: { FILES_SWEEP_GRACE_MINUTES: String(GRACE_MINUTES), ...(kind === 's3' ? s3.env : {}) } });
     const { organization, owner } = await buildOrganization(t.prisma);
     [organizationId, token] = [organization.id, owner.token];
   });
@@ -98,6 +99,20 @@ describe.each(['local', 's3'])('the sweep on the %s store', (kind) => {
     expect(outcome.removed).toBeGreaterThanOrEqual(1);
     expect(await stored(keyOf(own))).toBe(false);
     expect(await stored(keyOf(shared))).toBe(true);
+  });
+
+  it('runs on the job queue: a tick enqueues a sweep, and a worker runs it', async () => {
+    const orphan = Buffer.from(`queued ${kind}`);
+    await t.app.services.files.put(keyOf(orphan), orphan);
+    pastGrace();
+    await scheduleFilesSweep(t.app.services);
+    const jobs = await until(
+      () => t.prisma.backgroundJob.findMany({ where: { kind: 'files-sweep' } }),
+      (found) => found.length > 0 && found.every((job) => job.state === 'succeeded'),
+    );
+    expect(jobs.map((job) => job.state)).toEqual(['succeeded']);
+    expect(await stored(keyOf(orphan))).toBe(false);
+    await t.prisma.backgroundJob.deleteMany({ where: { kind: 'files-sweep' } });
   });
 
   it('pauses while a backup holds the sweep lock', async () => {
