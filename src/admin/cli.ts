@@ -7,6 +7,7 @@ import { loadConfig, loadEnvFile } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import { openDatabase } from '../db/open.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { createLogger } from '../logger.js';
 import { backupDatabase, restoreDatabase } from './backup.js';
 import {
   addMember,
@@ -103,7 +104,9 @@ async function execute(action: Action, options: Options): Promise<unknown> {
   // Nothing but the JSON result may reach stdout.
   loadEnvFile();
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  const database = await openDatabase(config, { migrate: 'prisma' in action });
+  // Warnings (the embedded cluster recovering after a crash) go to stderr.
+  const logger = createLogger('warn', process.stderr.isTTY === true, 2);
+  const database = await openDatabase(config, { migrate: 'prisma' in action, logger });
   try {
     if ('url' in action) return await action.url(database.url, options);
     const db = connectDatabase(database.url, 2);
