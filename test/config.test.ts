@@ -113,6 +113,50 @@ describe('loadConfig', () => {
     expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: ' 1s, 2m ,3h' }).webhooks.retryScheduleMs).toEqual([1000, 120_000, 3 * 3_600_000]);
   });
 
+  it('keeps files locally by default, and takes an S3-compatible store with its settings', () => {
+    expect(loadConfig({})).toMatchObject({
+      fileStore: { kind: 'local' },
+      filesSweepMinutes: 60,
+      filesSweepGraceMinutes: 60,
+      storageQuotaBytes: 0,
+    });
+    const env = {
+      FILES_STORE: 's3',
+      S3_BUCKET: 'docs',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_REGION: 'eu-west-3',
+    };
+    expect(loadConfig(env).fileStore).toEqual({
+      kind: 's3',
+      endpoint: 'http://minio:9000',
+      region: 'eu-west-3',
+      bucket: 'docs',
+      prefix: '',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      forcePathStyle: true,
+      checksums: 'when_required',
+      presignedDownloads: false,
+    });
+    expect(loadConfig({ FILES_SWEEP_MINUTES: '1', FILES_SWEEP_GRACE_MINUTES: '1', STORAGE_QUOTA_MB: '5' })).toMatchObject({
+      filesSweepMinutes: 1,
+      filesSweepGraceMinutes: 1,
+      storageQuotaBytes: 5 * 2 ** 20,
+    });
+  });
+
+  it.each([
+    [{ FILES_STORE: 's3' }, 'S3_BUCKET is required when FILES_STORE is s3'],
+    [{ FILES_STORE: 's3', S3_BUCKET: 'docs', S3_ACCESS_KEY_ID: 'key' }, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together'],
+    [{ FILES_STORE: 'disk' }, 'FILES_STORE must be local or s3'],
+    [{ S3_CHECKSUMS: 'always' }, 'S3_CHECKSUMS must be when_required or when_supported'],
+    [{ FILES_SWEEP_GRACE_MINUTES: '0' }, 'FILES_SWEEP_GRACE_MINUTES must be a whole number from 1'],
+  ])('refuses the files settings %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
   it('takes TRUST_PROXY as false, true (one proxy) or a number of proxies', () => {
     expect(loadConfig({}).trustedProxies).toBe(0);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustedProxies).toBe(0);
