@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SWEEP_LOCK } from '../../src/files/storage.js';
 import { scheduleFilesSweep, sweepFiles } from '../../src/files/sweep.js';
 import { purgeDeletedSpaces } from '../../src/spaces/purge.js';
+import { page, publish } from '../revisions/content.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { buildOrganization, buildSpace } from '../support/factories.js';
 import { type S3Server, startS3Server } from '../support/s3-server.js';
@@ -113,6 +114,25 @@ describe.each(['local', 's3'])('the sweep on the %s store', (kind) => {
     expect(jobs.map((job) => job.state)).toEqual(['succeeded']);
     expect(await stored(keyOf(orphan))).toBe(false);
     await t.prisma.backgroundJob.deleteMany({ where: { kind: 'files-sweep' } });
+  });
+
+  it('keeps an exported PDF while its link works, and removes it and its row after', async () => {
+    const space = await buildSpace(t.prisma, { organizationId });
+    await publish(t.prisma, space.id, { pages: [page('intro', 'Introduction', { markdown: `Printed from ${kind}.` })] });
+    const exported = await t.request('GET', `/v1/spaces/${space.id}/pdf`, { token });
+    expect(exported.status, exported.text).toBe(200);
+    const link = new URL(exported.body.url);
+    const key = link.pathname.split('/').pop()!;
+    const [row] = await t.prisma.fileExport.findMany({ where: { storageKey: key } });
+    expect(row).toMatchObject({ spaceId: space.id, organizationId });
+    expect(row.expiresAt.getTime()).toBe(Number(link.searchParams.get('expires')) * 1000);
+    pastGrace();
+    await sweepFiles(t.app.services);
+    expect(await stored(key)).toBe(true);
+    t.clock.advanceMs(row.expiresAt.getTime() - t.clock.now().getTime() + 1000);
+    await sweepFiles(t.app.services);
+    expect(await stored(key)).toBe(false);
+    expect(await t.prisma.fileExport.count({ where: { storageKey: key } })).toBe(0);
   });
 
   it('pauses while a backup holds the sweep lock', async () => {
