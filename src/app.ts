@@ -172,6 +172,10 @@ export function createApp(options: AppOptions): App {
     close: async () => {
       closing = true;
       monitoring.drain();
+      // A load balancer learns of the stop from the readiness check, at its own pace: until it has, new connections are
+      // still served (SHUTDOWN_DRAIN_SECONDS), rather than refused.
+      if (options.config.shutdownDrainSeconds)
+        await new Promise((resolve) => setTimeout(resolve, options.config.shutdownDrainSeconds * 1000));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -70,6 +70,7 @@ const Env = z.object({
   FILES_SWEEP_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
   FILES_SWEEP_GRACE_MINUTES: wholeNumber(1, 7 * 24 * 60).default(60),
   STORAGE_QUOTA_MB: wholeNumber(0, 1_000_000_000).default(0),
+  SHUTDOWN_DRAIN_SECONDS: wholeNumber(0, 300).default(0),
   PUBLIC_URL: z.string().url().optional(),
   APP_URL: z.string().url().optional(),
   SITES_URL: z.string().url().optional(),
@@ -177,6 +178,8 @@ export interface Config {
   filesSweepGraceMinutes: number;
   /** The bytes an organization's rows may name (src/files/usage.ts); 0: no quota. */
   storageQuotaBytes: number;
+  /** How long a stopping service keeps serving, not ready, before it stops accepting connections (src/app.ts). */
+  shutdownDrainSeconds: number;
   /** Base of every `urls.location` (the API) and, through appUrl, `urls.app`. No trailing slash. */
   publicUrl: string;
   appUrl: string;
@@ -308,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     filesSweepMinutes: e.FILES_SWEEP_MINUTES,
     filesSweepGraceMinutes: e.FILES_SWEEP_GRACE_MINUTES,
     storageQuotaBytes: e.STORAGE_QUOTA_MB * MB,
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     publicUrl,
     appUrl: (e.APP_URL ?? `${publicUrl}/app`).replace(/\/+$/, ''),
     sitesUrl: (e.SITES_URL ?? `${publicUrl}/sites`).replace(/\/+$/, ''),

@@ -31,6 +31,23 @@ describe('health', () => {
   });
 });
 
+describe('stopping', () => {
+  it('keeps serving, not ready, for SHUTDOWN_DRAIN_SECONDS, then refuses connections', async () => {
+    const draining = await startTestApp({ env: { SHUTDOWN_DRAIN_SECONDS: '2' } });
+    try {
+      const stopped = draining.stop();
+      const ready = await draining.request('GET', '/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('connection')).toBe('close');
+      expect((await draining.request('GET', '/health/live')).status).toBe(200);
+      await stopped;
+      await expect(draining.request('GET', '/health/live')).rejects.toThrow();
+    } finally {
+      await draining.close();
+    }
+  });
+});
+
 describe('metrics', () => {
   it('counts requests by route template and status, with the pool and the process', async () => {
     await t.request('GET', `/v1/orgs/${acme}`, { token: alice.token });
