@@ -2,7 +2,8 @@
 // nothing is half-written. The service runs as `npm start` runs it, on the embedded PostgreSQL (DATABASE_URL removed)
 // and on an external PostgreSQL 15 of its own; clients send creates, edits and merges at once and record every write
 // answered 2xx; at a random moment (seeded: CRASH_SEED repeats one) the service, the postmaster and each of its
-// children get SIGKILL; after a restart on the same data, every acknowledged write is read back through the API, and
+// children get SIGKILL; after a restart on the same data, every acknowledged write is read back through the API (the
+// file each content write adds downloads byte-identical: its bytes were stored before its row committed), and
 // SQL checks what the API cannot show (a merged change request without its revision, a revision without its pages).
 //
 // kill -9 does not test power loss: the operating system's page cache survives a killed process, so a commit that
@@ -123,6 +124,8 @@ interface Write {
   changeRequestId?: string;
   /** The space's title (create, retitle) or the page title that the content write inserts. */
   title?: string;
+  /** The bytes of the file the content write inserts beside its page (base64). */
+  file?: string;
   acknowledged: boolean;
 }
 
@@ -199,8 +202,13 @@ async function client(api: Api, load: Load, organizationId: string, name: string
       if (!cr) return;
       opened.changeRequestId = cr.id;
       const page = `${name} s${s} page ${round}`;
-      const changes = [{ operation: 'insert_page', title: page, document: { markdown: `Written by ${name}, round ${round}.\n` } }];
-      const content: Write = { kind: 'write content', spaceId: space.id, changeRequestId: cr.id, title: page, acknowledged: false };
+      // A file of its own (its bytes stored, and flushed, before the write's transaction names them).
+      const file = Buffer.alloc(4096 + Math.floor(random() * 60_000), `${page} `).toString('base64');
+      const changes = [
+        { operation: 'insert_page', title: page, document: { markdown: `Written by ${name}, round ${round}.\n` } },
+        { operation: 'insert_files', files: [{ name: `${page}.bin`, contentType: 'application/octet-stream', base64: file }] },
+      ];
+      const content: Write = { kind: 'write content', spaceId: space.id, changeRequestId: cr.id, title: page, file, acknowledged: false };
       if (!(await send(api, load, content, 'POST', `${crs}/${cr.id}/content`, { changes }))) return;
       if (random() < 0.75) {
         const merge: Write = { kind: 'merge', spaceId: space.id, changeRequestId: cr.id, title: page, acknowledged: false };
@@ -233,8 +241,12 @@ async function isThere(api: Api, write: Write, later: Write[]): Promise<boolean>
     }
     case 'create change request':
       return (await read(crRoute(write)))?.id === write.changeRequestId;
-    case 'write content':
-      return (await pagesOf(`${crRoute(write)}/content`)).includes(write.title!);
+    case 'write content': {
+      if (!(await pagesOf(`${crRoute(write)}/content`)).includes(write.title!)) return false;
+      const file = (await read(`${crRoute(write)}/content/files`))?.items.find((item: any) => item.name === `${write.title}.bin`);
+      const download = file && (await fetch(file.downloadURL));
+      return download?.status === 200 && Buffer.from(await download.arrayBuffer()).toString('base64') === write.file;
+    }
     case 'merge': {
       const cr = await read(crRoute(write));
       if (cr?.status !== 'merged') return false;
