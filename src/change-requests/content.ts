@@ -1,7 +1,8 @@
 // Editing a change request's content (GitBook's updateChangeRequestContent): a batch of up to 50 changes, applied in
 // order (src/revisions/edits.ts) and written as one new revision of the change request's line, or not at all. Files
-// are stored first, outside the transaction (fetching a URL takes time): their storage is content-addressed, so a
-// batch that fails after it leaves only unreferenced bytes, which nothing shows.
+// are stored first, outside the transaction (fetching a URL takes time), under one intent for them all that also
+// checks the storage quota (src/files/storage.ts): a batch that fails after it leaves only unnamed bytes, which nothing
+// shows and the sweep removes.
 import { z } from 'zod';
 import { type FileToStore, type StoredFile, storeFiles } from '../files/storage.js';
 import type { ChangeRequest, Revision } from '../generated/prisma/client.js';

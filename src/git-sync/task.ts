@@ -8,6 +8,7 @@ import type { GitSyncOperation } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { defineTask } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
+import { ApiError } from '../kernel/errors.js';
 import { type ChangeEvent, recordEvents, recorderFor, systemActor } from '../kernel/events.js';
 import { type SealedFor, unseal } from '../kernel/sealed.js';
 import { gitSyncEvent, operationPayload } from './events.js';
@@ -126,11 +127,12 @@ export const gitSyncTask = defineTask<GitSyncPayload>({
       const failure =
         error instanceof GitFailure
           ? error
-          : error instanceof LayoutError
+          : // The layout's faults, and the API's refusals (the storage quota), are the user's to read.
+            error instanceof LayoutError || error instanceof ApiError
             ? new GitFailure(error.message)
             : new GitFailure('The operation failed.');
       const message = scrubbed(failure.message, credentials);
-      if (!(error instanceof GitFailure || error instanceof LayoutError)) {
+      if (!(error instanceof GitFailure || error instanceof LayoutError || error instanceof ApiError)) {
         services.logger.error(
           { job: 'git-sync', operation: operation.id, error: scrubbed(String((error as Error)?.stack ?? error), credentials) },
           'git sync failed',

@@ -73,8 +73,8 @@ export async function storeAssets(
     { bytes: Buffer.from(assets.script, 'utf8'), name: 'script.js', declaredType: 'text/javascript' },
     ...present.map((image) => ({ bytes: image.bytes, name: `image.${image.extension}` })),
   ]);
-  const keys = present.map((image, i) => `${stored[i].storageKey}.${image.extension}`);
-  const [icon, ...previewImages] = images.map((image) => (image ? keys.shift()! : null));
+  let next = 0;
+  const [icon, ...previewImages] = images.map((image) => image && `${stored[next++].storageKey}.${image.extension}`);
   return { script: script.storageKey, icon, previewImages: previewImages.filter((key) => key !== null) };
 }
 
