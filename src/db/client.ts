@@ -34,9 +34,20 @@ function statementName(text: string): string {
   return name;
 }
 
+/**
+ * The mark of a statement that runs through Prisma (in an interactive transaction, say) and is worth preparing: one
+ * every write runs whose plan costs more than its execution (recordEvents). Prisma's other statements stay unnamed:
+ * their texts vary with their arguments (IN lists), and each name holds a prepared statement per connection.
+ */
+export const PREPARED = '/* prepared */ ';
+
 export function connectDatabase(url: string, poolSize = 10, onIdleError?: (error: Error) => void): Database {
   const { pool, statements } = countedPool(url, poolSize, onIdleError);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const adapter = new PrismaPg(pool, {
+    // An unnamed statement where the generator answers undefined (node-postgres' default), whatever its type says.
+    statementNameGenerator: (query) => (query.sql.startsWith(PREPARED) ? statementName(query.sql) : (undefined as unknown as string)),
+  });
+  const prisma = new PrismaClient({ adapter });
   return {
     prisma,
     pool,
