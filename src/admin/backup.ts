@@ -29,9 +29,10 @@
 // name cannot be swept while they are copied, even when a later transaction stops naming them.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { link, rm, stat } from 'node:fs/promises';
+import { link, mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { pipeline as pipelineCallback, Readable } from 'node:stream';
+import { pipeline as pipelineCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import pg from 'pg';
@@ -592,53 +593,39 @@ async function pauseWebhooks(client: pg.Client): Promise<void> {
 }
 
 /**
- * Writes one file of the backup through the store (any backend), checking on the way that its bytes are those of its
- * key. The last piece is held back until they are: a store never receives the whole of a file whose bytes are wrong,
- * so it keeps nothing of it (a local write is renamed into place, an S3 PUT completed, only once every byte is in).
+ * Writes one file of the backup through the store (any backend), once its bytes are known to be those of its key:
+ * they are spooled to `scratch` while hashed, so that a store never receives wrong bytes under a key (a store keeps
+ * what it has under a key, and an interrupted upload may leave part of one behind), and never all of a file in memory.
  */
-async function restoreFile(reader: BackupReader, files: FileStore, file: string, key: string, size: number): Promise<void> {
-  const pieces = reader.fileData(key, size);
+async function restoreFile(
+  reader: BackupReader,
+  files: FileStore,
+  scratch: string,
+  file: string,
+  key: string,
+  size: number,
+): Promise<void> {
+  const spooled = path.join(scratch, key);
   const hash = createHash('sha256');
-  let corrupt: AdminError | undefined;
-  let checked = false;
-  const next = async () => {
-    const piece = await pieces.next();
-    if (!piece.done) hash.update(piece.value);
-    return piece;
-  };
-  const check = () => {
-    checked = true;
+  async function* hashed(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    for await (const piece of pieces) {
+      hash.update(piece);
+      yield piece;
+    }
+  }
+  try {
+    await pipeline(hashed(reader.fileData(key, size)), createWriteStream(spooled, { flags: 'wx', mode: 0o600 }));
     if (hash.digest('hex') !== key) {
-      corrupt = notABackup(file, `the bytes of file ${key} are not those of its key (SHA-256); nothing was restored`);
-      throw corrupt;
+      throw notABackup(file, `the bytes of file ${key} are not those of its key (SHA-256); nothing was restored`);
     }
-  };
-  async function* checkedBytes(): AsyncGenerator<Buffer> {
-    let held: Buffer | undefined;
-    for (let piece = await next(); !piece.done; piece = await next()) {
-      if (held) yield held;
-      held = piece.value;
-    }
-    check();
-    if (held) yield held;
+    // Bytes the store already has (an earlier restore into the same store) are not written again.
+    if (await files.open(key)) return;
+    await files.putStream(key, createReadStream(spooled), size).catch((error: Error) => {
+      throw new Error(`Writing file ${key} to the file store (FILES_STORE=${files.kind}) failed: ${error.message}`, { cause: error });
+    });
+  } finally {
+    await rm(spooled, { force: true });
   }
-  if (!(await files.open(key))) {
-    const stream = Readable.from(checkedBytes());
-    try {
-      await files.putStream(key, stream, size);
-    } catch (error) {
-      if (corrupt || error instanceof AdminError) throw corrupt ?? error;
-      throw new Error(`Writing file ${key} to the file store (FILES_STORE=${files.kind}) failed: ${(error as Error).message}`, {
-        cause: error,
-      });
-    } finally {
-      stream.destroy();
-    }
-  }
-  // Bytes the store already had (an earlier restore, or the same bytes stored meanwhile) are not written again, but
-  // the backup's are read past, and checked all the same.
-  for (let piece = await next(); !piece.done; piece = await next());
-  if (!checked) check();
 }
 
 export async function restoreDatabase(databaseUrl: string, files: FileStore, file: string): Promise<RestoreSummary> {
@@ -647,6 +634,8 @@ export async function restoreDatabase(databaseUrl: string, files: FileStore, fil
   if (stats.size === 0) throw notABackup(file, 'the file is empty');
   // Errors of the file stream surface through the gunzip stream, where the reader turns them into messages.
   const content = pipelineCallback(createReadStream(file), createGunzip(), () => {});
+  // Where each file's bytes wait while checked (TMPDIR): private, and removed whatever happens.
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'docs-platform-restore-'));
   try {
     const reader = new BackupReader(content, file);
     // Before touching the database: a file that is no backup changes nothing.
@@ -706,7 +695,7 @@ export async function restoreDatabase(databaseUrl: string, files: FileStore, fil
         while (header.version >= 2 && typeof line === 'object' && line !== null && 'file' in line) {
           const start = FileStart.safeParse(line);
           if (!start.success) throw notABackup(file, `a file's line is not {"file":<SHA-256 in hex>,"size":<bytes>}`);
-          await restoreFile(reader, files, file, start.data.file, start.data.size);
+          await restoreFile(reader, files, scratch, file, start.data.file, start.data.size);
           restored.files++;
           restored.fileBytes += start.data.size;
           line = await reader.readJsonLine();
@@ -761,5 +750,6 @@ export async function restoreDatabase(databaseUrl: string, files: FileStore, fil
     }
   } finally {
     content.destroy();
+    await rm(scratch, { recursive: true, force: true });
   }
 }
