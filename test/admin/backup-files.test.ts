@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -118,15 +119,33 @@ async function instanceWithFiles(kind: 'local' | 's3'): Promise<Instance> {
   return { t, env, token: owner.token, files };
 }
 
+/**
+ * A GET on a connection of its own, closed after the answer. With a kept-alive one (fetch), the client can have every
+ * byte while the server has yet to end its response (the read of the file's end comes after the last bytes): a close
+ * of the service right then waits for that connection until its keep-alive timeout (65 s), longer than a hook's.
+ */
+function get(url: string): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        answer.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
 /** Every file of the space as its downloadURL answers it, by name. */
 async function downloads(t: TestApp, token: string, spaceId: string): Promise<Record<string, Buffer>> {
   const listed = await t.request('GET', `/v1/spaces/${spaceId}/content/files?limit=1000`, { token });
   expect(listed.status, listed.text).toBe(200);
   const found: Record<string, Buffer> = {};
   for (const item of listed.body.items) {
-    const answer = await fetch(item.downloadURL);
+    const answer = await get(item.downloadURL);
     expect(answer.status, `${item.name}: ${item.downloadURL}`).toBe(200);
-    found[item.name] = Buffer.from(await answer.arrayBuffer());
+    found[item.name] = answer.body;
   }
   return found;
 }
