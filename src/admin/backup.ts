@@ -1,14 +1,19 @@
 // Logical backup and restore over one plain `pg` connection. pg_dump is not an option here: the embedded PostgreSQL
 // ships none, and Debian's older pg_dump refuses a newer server.
 //
-// File format: gzip of
-//   {"format":"docs-platform-backup","version":1,"createdAt":…,"migrations":[…],"tables":[{"name","columns"}…],
+// File format (version 2): gzip of
+//   {"format":"docs-platform-backup","version":2,"createdAt":…,"migrations":[…],"tables":[{"name","columns"}…],
 //    "sequences":[{"name","lastValue","isCalled"}…]}                         one header line
 //   then for each table of the header, in its order:
 //   {"table":"User"}                                                           one line
 //   rows in COPY text format (one line per row)
 //   \.                                                                         end of the table's rows
-//   {"end":true,"rows":{"User":3,…}}                                           trailer: row counts, known only now
+//   then for each key that the backed-up rows name (src/files/named.ts), in key order:
+//   {"file":"<sha256 in hex>","size":N}                                        one line
+//   the N stored bytes, raw (their SHA-256 is the key)
+//   {"end":true,"rows":{"User":3,…},"files":2,"fileBytes":…,"missingFiles":[]} trailer: counts, known only now
+// A version 1 backup (older services) has no files and a trailer of row counts alone; it restores the database, and
+// its bytes come from a copy of the old instance's FILES_DIR.
 // Tables come in foreign-key order (referenced tables first) as far as cycles allow; the restore re-creates, after the
 // load, the few foreign keys that point forward in the file. The trailer proves the file complete, and its counts are
 // checked against what each COPY loaded.
@@ -17,9 +22,15 @@
 // newlines and carriage returns in values as \n and \r, and COPY TO writes only the escapes \\ \N \b \f \n \r \t \v,
 // ending every row with a single "\n" (PostgreSQL docs, COPY, "File Formats: Text Format"). So every backslash COPY
 // writes is followed by one of \ N b f n r t v, never by ".", and every line is exactly one row.
-import { randomBytes } from 'node:crypto';
+//
+// Files come after the tables, so that a restore writes the bytes before the transaction that loaded the rows naming
+// them commits (as any writer of bytes does), and rolls back the rows when a file is bad. The keys are read in the
+// tables' snapshot, and the backup holds the sweep's lock shared from before the snapshot to its end: bytes those rows
+// name cannot be swept while they are copied, even when a later transaction stops naming them.
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { link, rm, stat } from 'node:fs/promises';
+import { link, mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { pipeline as pipelineCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,6 +39,9 @@ import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { z } from 'zod';
 import { applyMigrations, readMigrations } from '../db/migrations.js';
+import { type Namer, namedKeysSql } from '../files/named.js';
+import { STORAGE_KEY, SWEEP_LOCK } from '../files/storage.js';
+import type { FileStore } from '../files/store.js';
 import { AdminError } from './commands.js';
 
 export interface BackupSummary {
@@ -36,7 +50,21 @@ export interface BackupSummary {
   tables: number;
   rows: number;
   migrations: number;
+  /** Stored files copied into the backup, and their bytes. */
+  files: number;
+  fileBytes: number;
+  /** Keys the rows name that the store lacked, backed up without their bytes (only with allowMissingFiles). */
+  missingFiles: string[];
+  /** The backup file's size. */
   bytes: number;
+}
+
+export interface BackupOptions {
+  /**
+   * Back up even when the store lacks bytes that rows name, recording their keys, rather than fail. For an instance
+   * that has lost files: its database is still worth a backup.
+   */
+  allowMissingFiles?: boolean;
 }
 
 export interface RestoreSummary {
@@ -44,10 +72,23 @@ export interface RestoreSummary {
   file: string;
   tables: number;
   rows: number;
+  /** Files written to the store, and their bytes. */
+  files: number;
+  fileBytes: number;
+  /** Keys the backup recorded as missing from the store it was made from: their files have no bytes here either. */
+  missingFiles: string[];
+  /** What a version 1 backup leaves to do. */
+  note?: string;
 }
 
+/** A version 1 backup holds no bytes: the restore says where they come from. */
+export const VERSION_1_NOTE =
+  'This backup (format version 1) holds the database but no file bytes: copy the FILES_DIR of the instance it was made from ' +
+  "into this instance's FILES_DIR (FILES_STORE=local), or upload each of its files <xx>/<key> as the object <S3_PREFIX><key> " +
+  '(FILES_STORE=s3). A backup made now holds both.';
+
 const FORMAT = 'docs-platform-backup';
-const VERSION = 1;
+const VERSION = 2;
 const NEWLINE = 0x0a;
 const END_OF_DATA = Buffer.from('\\.\n');
 const NEWLINE_THEN_END_OF_DATA = Buffer.from('\n\\.\n');
@@ -57,7 +98,7 @@ const MAX_JSON_LINE = 4 * 1024 * 1024;
 const TableSchema = z.object({ name: z.string().min(1), columns: z.array(z.string().min(1)).min(1) });
 const BackupHeader = z.object({
   format: z.literal(FORMAT),
-  version: z.literal(VERSION),
+  version: z.union([z.literal(1), z.literal(VERSION)]),
   createdAt: z.string(),
   migrations: z.array(z.string()),
   tables: z.array(TableSchema),
@@ -65,7 +106,15 @@ const BackupHeader = z.object({
   sequences: z.array(z.object({ name: z.string().min(1), lastValue: z.string().regex(/^-?\d+$/), isCalled: z.boolean() })),
 });
 const TableStart = z.object({ table: z.string() });
-const BackupEnd = z.object({ end: z.literal(true), rows: z.record(z.string(), z.number().int().nonnegative()) });
+const FileStart = z.object({ file: z.string().regex(STORAGE_KEY), size: z.number().int().nonnegative() });
+const BackupEnd = z.object({
+  end: z.literal(true),
+  rows: z.record(z.string(), z.number().int().nonnegative()),
+  // Absent from version 1.
+  files: z.number().int().nonnegative().optional(),
+  fileBytes: z.number().int().nonnegative().optional(),
+  missingFiles: z.array(z.string().regex(STORAGE_KEY)).optional(),
+});
 
 type Table = z.infer<typeof TableSchema>;
 type Header = z.infer<typeof BackupHeader>;
@@ -201,7 +250,87 @@ function countRows(chunk: Buffer): number {
 
 const jsonLine = (value: unknown) => Buffer.from(`${JSON.stringify(value)}\n`);
 
-async function* backupContent(client: pg.Client, header: Header, rowsByTable: Record<string, number>): AsyncGenerator<Buffer> {
+/** What a backup counted as it wrote, for its trailer and its summary. */
+interface BackupTally {
+  rows: Record<string, number>;
+  files: number;
+  fileBytes: number;
+  missingFiles: string[];
+}
+
+/** Keys fetched from the cursor at a time: the keys of a large instance are never all in memory. */
+const KEY_BATCH = 1000;
+/** Missing keys an error names; the rest are counted. */
+const NAMED_MISSING = 20;
+
+/**
+ * The content addresses that the snapshot's rows name at `now`, in order, each with whether only a live intent names
+ * it (a write in progress, whose bytes may not be stored yet). Read through a cursor of the backup's transaction.
+ */
+async function* namedKeys(client: pg.Client, tables: Table[], now: Date): AsyncGenerator<{ key: string; intentOnly: boolean }> {
+  const named = namedKeysSql(now, new Set(tables.map((table) => table.name)));
+  if (!named) return;
+  await client.query(
+    `DECLARE named_keys NO SCROLL CURSOR FOR
+       SELECT key COLLATE "C" AS key, bool_and(namer = ${pg.escapeLiteral('intent' satisfies Namer)}) AS "intentOnly"
+         FROM (${named.text}) named WHERE key ~ '^[0-9a-f]{64}$' GROUP BY 1 ORDER BY 1`,
+    named.values,
+  );
+  for (;;) {
+    const { rows } = await client.query<{ key: string; intentOnly: boolean }>(`FETCH ${KEY_BATCH} FROM named_keys`);
+    yield* rows;
+    if (rows.length < KEY_BATCH) break;
+  }
+  await client.query('CLOSE named_keys');
+}
+
+/** Each named key's stored bytes as a line `{"file","size"}` and the raw bytes, read one file at a time. */
+async function* fileContent(client: pg.Client, files: FileStore, header: Header, tally: BackupTally): AsyncGenerator<Buffer> {
+  // createdAt is now() cut to milliseconds: rounded up, an export whose link expires within that millisecond is not
+  // counted (its bytes may be gone), rather than counted and then missing.
+  const now = new Date(Date.parse(header.createdAt) + 1);
+  for await (const { key, intentOnly } of namedKeys(client, header.tables, now)) {
+    const stored = await files.open(key);
+    if (!stored) {
+      if (!intentOnly) tally.missingFiles.push(key);
+      continue;
+    }
+    yield jsonLine({ file: key, size: stored.size });
+    const hash = createHash('sha256');
+    let read = 0;
+    for await (const chunk of stored.stream()) {
+      read += chunk.length;
+      if (read > stored.size) break;
+      hash.update(chunk);
+      yield chunk;
+    }
+    // A restore would refuse the file; better to say so now, when the store can still be repaired.
+    if (read !== stored.size || hash.digest('hex') !== key) {
+      throw new AdminError(
+        `The stored bytes of file ${key} are not those of its key: the file store is damaged there. No backup was written.`,
+      );
+    }
+    tally.files++;
+    tally.fileBytes += stored.size;
+  }
+}
+
+function missingFilesError(files: FileStore, missing: string[]): AdminError {
+  const named = missing.slice(0, NAMED_MISSING).join(', ');
+  const more = missing.length > NAMED_MISSING ? ` and ${missing.length - NAMED_MISSING} more` : '';
+  return new AdminError(
+    `${missing.length} files that the database names are missing from the file store (FILES_STORE=${files.kind}): ${named}${more}. ` +
+      'No backup was written. Put their bytes back, or back up without them with --allow-missing-files (the backup lists them).',
+  );
+}
+
+async function* backupContent(
+  client: pg.Client,
+  files: FileStore,
+  header: Header,
+  tally: BackupTally,
+  options: BackupOptions,
+): AsyncGenerator<Buffer> {
   yield jsonLine(header);
   for (const table of header.tables) {
     yield jsonLine({ table: table.name });
@@ -210,25 +339,35 @@ async function* backupContent(client: pg.Client, header: Header, rowsByTable: Re
       rows += countRows(chunk);
       yield chunk;
     }
-    rowsByTable[table.name] = rows;
+    tally.rows[table.name] = rows;
     yield END_OF_DATA;
   }
-  yield jsonLine({ end: true, rows: rowsByTable });
+  yield* fileContent(client, files, header, tally);
+  if (tally.missingFiles.length && !options.allowMissingFiles) throw missingFilesError(files, tally.missingFiles);
+  yield jsonLine({ end: true, rows: tally.rows, files: tally.files, fileBytes: tally.fileBytes, missingFiles: tally.missingFiles });
 }
 
 const alreadyExists = (file: string) => new AdminError(`${file} already exists; a backup never overwrites a file`);
 
 /**
- * Writes a consistent backup of the database to `file` (which must not exist) while the service keeps writing: every
- * table is read in one REPEATABLE READ snapshot.
+ * Writes a consistent backup of the database and of the files' bytes it names to `file` (which must not exist) while
+ * the service keeps writing: every table, and the keys of the bytes, are read in one REPEATABLE READ snapshot.
  */
-export async function backupDatabase(databaseUrl: string, file: string): Promise<BackupSummary> {
+export async function backupDatabase(
+  databaseUrl: string,
+  files: FileStore,
+  file: string,
+  options: BackupOptions = {},
+): Promise<BackupSummary> {
   const target = path.resolve(file);
   if (await stat(target).catch(() => undefined)) throw alreadyExists(file);
   // Beside the target, so that publishing it is a link within one file system.
   const partial = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.partial`);
   const client = await connect(databaseUrl, 'docs-platform-backup');
   try {
+    // Held by the session until it ends (whatever happens to the transaction), and taken before the snapshot: the
+    // sweep (which takes it exclusively, never waiting) pauses, so no byte the snapshot names goes before it is copied.
+    await client.query('SELECT pg_advisory_lock_shared($1::bigint)', [SWEEP_LOCK]);
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     // The first statement takes the snapshot that every later one reads.
     const createdAt = (await client.query<{ now: Date }>('SELECT now()')).rows[0].now.toISOString();
@@ -244,11 +383,11 @@ export async function backupDatabase(databaseUrl: string, file: string): Promise
       tables: loadingOrder(tables, await readForeignKeys(client)),
       sequences: await readSequences(client),
     };
-    const rowsByTable: Record<string, number> = {};
+    const tally: BackupTally = { rows: {}, files: 0, fileBytes: 0, missingFiles: [] };
     // flush: the data is on disk before the file gets its name. Mode 0600: it holds every row, token hashes and sealed
     // secrets included (the published file is a link to this one, so it has the same mode).
     const output = createWriteStream(partial, { flags: 'wx', flush: true, mode: 0o600 });
-    await pipeline(backupContent(client, header, rowsByTable), createGzip(), output);
+    await pipeline(backupContent(client, files, header, tally, options), createGzip(), output);
     await client.query('COMMIT');
     // link, unlike rename, fails rather than replace a file created under that name since the check above.
     await link(partial, target).catch((error: NodeJS.ErrnoException) => {
@@ -258,8 +397,11 @@ export async function backupDatabase(databaseUrl: string, file: string): Promise
       object: 'backup',
       file,
       tables: header.tables.length,
-      rows: Object.values(rowsByTable).reduce((sum, rows) => sum + rows, 0),
+      rows: Object.values(tally.rows).reduce((sum, rows) => sum + rows, 0),
       migrations: header.migrations.length,
+      files: tally.files,
+      fileBytes: tally.fileBytes,
+      missingFiles: tally.missingFiles,
       bytes: (await stat(target)).size,
     };
   } finally {
@@ -334,7 +476,7 @@ class BackupReader {
     if (!header.success) {
       const { format, version } = (value ?? {}) as { format?: unknown; version?: unknown };
       if (format === FORMAT && version !== VERSION) {
-        throw new AdminError(`${this.file} is a backup of format version ${String(version)}; this service reads version ${VERSION}`);
+        throw new AdminError(`${this.file} is a backup of format version ${String(version)}; this service reads versions 1 to ${VERSION}`);
       }
       throw notABackup(this.file, `its header is not a ${FORMAT} header`);
     }
@@ -367,6 +509,18 @@ class BackupReader {
         this.buffer = this.buffer.subarray(ready);
       }
       if (!(await this.read())) throw truncated(this.file, `it ends in the rows of table "${table}"`);
+    }
+  }
+
+  /** The `size` raw bytes of a file, in pieces, up to the line after them. */
+  async *fileData(key: string, size: number): AsyncGenerator<Buffer> {
+    let left = size;
+    while (left > 0) {
+      if (!this.buffer.length && !(await this.read())) throw truncated(this.file, `it ends in the bytes of file ${key}`);
+      const piece = this.buffer.subarray(0, left);
+      this.buffer = this.buffer.subarray(piece.length);
+      left -= piece.length;
+      yield piece;
     }
   }
 
@@ -438,18 +592,59 @@ async function pauseWebhooks(client: pg.Client): Promise<void> {
   );
 }
 
-export async function restoreDatabase(databaseUrl: string, file: string): Promise<RestoreSummary> {
+/**
+ * Writes one file of the backup through the store (any backend), once its bytes are known to be those of its key:
+ * they are spooled to `scratch` while hashed, so that a store never receives wrong bytes under a key (a store keeps
+ * what it has under a key, and an interrupted upload may leave part of one behind), and never all of a file in memory.
+ */
+async function restoreFile(
+  reader: BackupReader,
+  files: FileStore,
+  scratch: string,
+  file: string,
+  key: string,
+  size: number,
+): Promise<void> {
+  const spooled = path.join(scratch, key);
+  const hash = createHash('sha256');
+  async function* hashed(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    for await (const piece of pieces) {
+      hash.update(piece);
+      yield piece;
+    }
+  }
+  try {
+    await pipeline(hashed(reader.fileData(key, size)), createWriteStream(spooled, { flags: 'wx', mode: 0o600 }));
+    if (hash.digest('hex') !== key) {
+      throw notABackup(file, `the bytes of file ${key} are not those of its key (SHA-256); nothing was restored`);
+    }
+    // Bytes the store already has (an earlier restore into the same store) are not written again.
+    if (await files.open(key)) return;
+    await files.putStream(key, createReadStream(spooled), size).catch((error: Error) => {
+      throw new Error(`Writing file ${key} to the file store (FILES_STORE=${files.kind}) failed: ${error.message}`, { cause: error });
+    });
+  } finally {
+    await rm(spooled, { force: true });
+  }
+}
+
+export async function restoreDatabase(databaseUrl: string, files: FileStore, file: string): Promise<RestoreSummary> {
   const stats = await stat(file).catch(() => undefined);
   if (!stats?.isFile()) throw new AdminError(`No backup file at ${file}`);
   if (stats.size === 0) throw notABackup(file, 'the file is empty');
   // Errors of the file stream surface through the gunzip stream, where the reader turns them into messages.
   const content = pipelineCallback(createReadStream(file), createGunzip(), () => {});
+  // Where each file's bytes wait while checked (TMPDIR): private, and removed whatever happens.
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'docs-platform-restore-'));
   try {
     const reader = new BackupReader(content, file);
     // Before touching the database: a file that is no backup changes nothing.
     const header = await reader.readHeaderLine();
     const client = await connect(databaseUrl, 'docs-platform-restore');
     try {
+      // Bytes are written before the transaction that names them commits: the sweep of a service already running on
+      // this database waits for the restore rather than take them for leftovers.
+      await client.query('SELECT pg_advisory_lock_shared($1::bigint)', [SWEEP_LOCK]);
       await assertNoRows(client, await readTables(client));
       const applied = await readAppliedMigrations(client);
       if (applied.length) {
@@ -495,9 +690,25 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
           }
           loaded[table.name] = copy.rowCount;
         }
-        const end = BackupEnd.safeParse(await reader.readJsonLine());
+        const restored = { files: 0, fileBytes: 0 };
+        let line = await reader.readJsonLine();
+        while (header.version >= 2 && typeof line === 'object' && line !== null && 'file' in line) {
+          const start = FileStart.safeParse(line);
+          if (!start.success) throw notABackup(file, `a file's line is not {"file":<SHA-256 in hex>,"size":<bytes>}`);
+          await restoreFile(reader, files, scratch, file, start.data.file, start.data.size);
+          restored.files++;
+          restored.fileBytes += start.data.size;
+          line = await reader.readJsonLine();
+        }
+        const end = BackupEnd.safeParse(line);
         if (!end.success) throw notABackup(file, 'its end marker is missing');
         await reader.expectEnd();
+        if (header.version >= 2 && (end.data.files !== restored.files || end.data.fileBytes !== restored.fileBytes)) {
+          throw notABackup(
+            file,
+            `its trailer counts ${end.data.files ?? 'no'} files of ${end.data.fileBytes ?? 'no'} bytes, its data ${restored.files} of ${restored.fileBytes}`,
+          );
+        }
         for (const table of header.tables) {
           if (end.data.rows[table.name] !== loaded[table.name]) {
             throw notABackup(
@@ -526,6 +737,9 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
           file,
           tables: header.tables.length,
           rows: Object.values(loaded).reduce((sum, rows) => sum + rows, 0),
+          ...restored,
+          missingFiles: end.data.missingFiles ?? [],
+          ...(header.version === 1 && { note: VERSION_1_NOTE }),
         };
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
@@ -536,5 +750,6 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
     }
   } finally {
     content.destroy();
+    await rm(scratch, { recursive: true, force: true });
   }
 }

@@ -1,11 +1,13 @@
 // Admin command line: `npm run -s admin -- <command> [options]`; `help` or `<command> --help` says the rest.
 // Prints the result as JSON on stdout (exit 0). Errors go to stderr as one line "error: ..." with exit code 1, or 2
 // for usage errors. Works against DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (attaching to the
-// running server's one when there is one).
+// running server's one when there is one); backup and restore also against the file store the configuration names
+// (FILES_STORE, FILES_DIR, S3_*).
 import { Command, CommanderError } from 'commander';
 import { loadConfig, loadEnvFile } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import { openDatabase } from '../db/open.js';
+import { createFileStore, type FileStore } from '../files/store.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { createLogger } from '../logger.js';
 import { backupDatabase, restoreDatabase } from './backup.js';
@@ -24,11 +26,11 @@ type Options = Record<string, string | undefined>;
 
 /**
  * What a command does once its options are parsed: with a Prisma client on the migrated database, or (backup,
- * restore) with the database's URL alone, migrated or not as the command itself decides.
+ * restore) with the database's URL, migrated or not as the command itself decides, and the file store.
  */
 type Action =
   | { prisma: (prisma: PrismaClient, options: Options) => Promise<unknown> }
-  | { url: (databaseUrl: string, options: Options) => Promise<unknown> };
+  | { url: (databaseUrl: string, files: FileStore, options: Options) => Promise<unknown> };
 
 const ROLES = 'admin, create, review, edit, comment, read, guest';
 
@@ -83,12 +85,19 @@ function program(run: (action: Action, options: Options) => void): Command {
   command(token, 'revoke', 'revoke an API token')
     .requiredOption('--id <id>', 'the token id (token list shows them)')
     .action(action((prisma, o) => revokeToken(prisma, { id: o.id! })));
-  command(cli, 'backup', 'write a consistent backup of the database to FILE (gzip), while the service runs')
+  command(cli, 'backup', 'write a consistent backup of the database and of the file bytes it names to FILE (gzip), while the service runs')
     .argument('<file>', 'where to write it; an existing file is never overwritten')
-    .action((file: string) => run({ url: (url) => backupDatabase(url, file) }, {}));
-  command(cli, 'restore', 'restore a backup into an empty database (a new DATA_DIR, or an empty DATABASE_URL database)')
+    .option('--allow-missing-files', 'back up even when the file store lacks bytes the database names (the backup lists them)')
+    .action((file: string, o: { allowMissingFiles?: true }) =>
+      run({ url: (url, files) => backupDatabase(url, files, file, { allowMissingFiles: o.allowMissingFiles === true }) }, {}),
+    );
+  command(
+    cli,
+    'restore',
+    'restore a backup into an empty database (a new DATA_DIR, or an empty DATABASE_URL database) and its files into the file store (FILES_STORE)',
+  )
     .argument('<file>', 'a file written by backup, by this version of the service or an older one')
-    .action((file: string) => run({ url: (url) => restoreDatabase(url, file) }, {}));
+    .action((file: string) => run({ url: (url, files) => restoreDatabase(url, files, file) }, {}));
   return cli;
 }
 
@@ -108,7 +117,7 @@ async function execute(action: Action, options: Options): Promise<unknown> {
   const logger = createLogger('warn', process.stderr.isTTY === true, 2);
   const database = await openDatabase(config, { migrate: 'prisma' in action, logger });
   try {
-    if ('url' in action) return await action.url(database.url, options);
+    if ('url' in action) return await action.url(database.url, createFileStore(config), options);
     const db = connectDatabase(database.url, 2);
     try {
       return await action.prisma(db.prisma, options);

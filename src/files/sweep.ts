@@ -1,5 +1,5 @@
 // The sweep: bytes that no row names are removed, in both backends, once older than FILES_SWEEP_GRACE_MINUTES. A key
-// is named by any version of any file of any space (history and change requests included, deleted spaces until
+// is named (named.ts) by any version of any file of any space (history and change requests included, deleted spaces until
 // purged), an integration's assets, an exported PDF until its link expires, or a live intent (storage.ts). So purging
 // a space, and a batch that failed after storing its files, both end with the bytes gone; bytes shared by content
 // addressing stay while anything names them.
@@ -10,6 +10,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { defineTask, enqueueing } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
+import { namedKeysSql } from './named.js';
 import { STORAGE_KEY, SWEEP_LOCK } from './storage.js';
 
 /** Leftovers of a local write that never finished: `<key>.<random>.partial`. */
@@ -29,16 +30,8 @@ type SweepServices = Pick<Services, 'prisma' | 'files' | 'clock' | 'config'>;
 
 /** The keys among `keys` that nothing names at `now`. */
 const unnamedSql = (keys: string[], now: Date) => Prisma.sql`
-  WITH assets AS (
-    SELECT script AS key FROM "Integration"
-    UNION SELECT split_part(icon, '.', 1) FROM "Integration" WHERE icon IS NOT NULL
-    UNION SELECT split_part(image, '.', 1) FROM "Integration", unnest("previewImages") AS image
-  )
   SELECT k.key FROM unnest(${keys}::text[]) AS k(key)
-   WHERE NOT EXISTS (SELECT 1 FROM "FileVersion" WHERE "storageKey" = k.key)
-     AND NOT EXISTS (SELECT 1 FROM "FileIntent" WHERE "storageKey" = k.key AND "expiresAt" > ${now})
-     AND NOT EXISTS (SELECT 1 FROM "FileExport" WHERE "storageKey" = k.key AND "expiresAt" > ${now})
-     AND k.key NOT IN (SELECT key FROM assets)`;
+   WHERE NOT EXISTS (SELECT 1 FROM (${namedKeysSql(now)!}) named WHERE named.key = k.key)`;
 
 /** Removes the unnamed among `keys` under the sweep lock; null when the lock is held elsewhere. */
 async function sweepBatch(services: SweepServices, keys: string[], now: Date): Promise<number | null> {

@@ -16,6 +16,7 @@ import {
 } from '../../src/admin/backup.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { applyMigrations, readMigrations } from '../../src/db/migrations.js';
+import { LocalFileStore } from '../../src/files/local-store.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/kernel/ids.js';
 import { adminError } from '../support/admin.js';
@@ -229,6 +230,13 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
       storageKey: 'sha256/ab',
     },
   });
+  await prisma.fileExport.create({
+    data: { id: newId(), storageKey: 'sha256/export', spaceId: space.id, organizationId, size: 0, expiresAt: new Date('2999-01-01') },
+  });
+  // A write in progress: its intent names bytes not stored yet, which a backup may not find (and need not).
+  await prisma.fileIntent.create({
+    data: { id: newId(), storageKey: 'f'.repeat(64), organizationId, size: 1, expiresAt: new Date('2999-01-01T00:00:00.001Z') },
+  });
   const changeRequest = await prisma.changeRequest.create({
     data: { id: newId(), spaceId: space.id, number: 1, createdById: world.editor.userId, revisionId, revisionInitialId: revisionId },
   });
@@ -410,6 +418,8 @@ async function buildAwkwardData(prisma: PrismaClient): Promise<void> {
 let source: TestDatabase;
 let sourceDatabase: Database;
 let directory: string;
+/** The rows built here name no stored bytes (their keys are no content addresses): backup-files.test.ts has files. */
+let files: LocalFileStore;
 const scratch: TestDatabase[] = [];
 
 /** A scratch database dropped after the file's tests. */
@@ -421,6 +431,7 @@ async function emptyDatabase(): Promise<TestDatabase> {
 
 beforeAll(async () => {
   directory = mkdtempSync(path.join(os.tmpdir(), 'docs-api-backup-test-'));
+  files = new LocalFileStore(path.join(directory, 'files'));
   source = await createTestDatabase();
   sourceDatabase = connectDatabase(source.url);
   await buildAwkwardData(sourceDatabase.prisma);
@@ -442,28 +453,39 @@ describe('backup and restore', () => {
     expect(await tablesWithRows(source.url)).toEqual(Object.keys(expected));
     const file = backupFile('round-trip.backup.gz');
 
-    const backup = await backupDatabase(source.url, file);
+    const backup = await backupDatabase(source.url, files, file);
     expect(backup).toEqual({
       object: 'backup',
       file,
       tables: Object.keys(expected).length,
       rows: rowCount(expected),
       migrations: readMigrations().length,
+      files: 0,
+      fileBytes: 0,
+      missingFiles: [],
       bytes: readFileSync(file).length,
     });
 
     const target = await emptyDatabase();
-    const restore = await restoreDatabase(target.url, file);
-    expect(restore).toEqual({ object: 'restore', file, tables: Object.keys(expected).length, rows: rowCount(expected) });
+    const restore = await restoreDatabase(target.url, files, file);
+    expect(restore).toEqual({
+      object: 'restore',
+      file,
+      tables: Object.keys(expected).length,
+      rows: rowCount(expected),
+      files: 0,
+      fileBytes: 0,
+      missingFiles: [],
+    });
     expect(await tableContents(target.url)).toEqual(expected);
     expect(await appliedMigrations(target.url)).toEqual(await appliedMigrations(source.url));
   });
 
   it('writes tables referenced ones first; only the two cycles of the schema point forward', async () => {
     const file = backupFile('order.backup.gz');
-    await backupDatabase(source.url, file);
+    await backupDatabase(source.url, files, file);
     const header = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8').split('\n')[0]);
-    expect(header).toMatchObject({ format: 'docs-platform-backup', version: 1, migrations: readMigrations().map((m) => m.name) });
+    expect(header).toMatchObject({ format: 'docs-platform-backup', version: 2, migrations: readMigrations().map((m) => m.name) });
     const position = new Map<string, number>(header.tables.map((table: { name: string }, index: number) => [table.name, index]));
     const foreignKeys = await withClient(source.url, async (client) => {
       const { rows } = await client.query(`
@@ -489,7 +511,7 @@ describe('backup and restore', () => {
       // The backup takes its snapshot, then waits for this lock; what this transaction commits comes after the snapshot
       // but before the backup reads any table.
       await writer.query('LOCK TABLE "User" IN ACCESS EXCLUSIVE MODE');
-      backup = backupDatabase(source.url, file);
+      backup = backupDatabase(source.url, files, file);
       backup.catch(() => {}); // awaited below; a rejection meanwhile is not unhandled
       await waitForLockWaiter(writer, 'User');
       const userId = newId();
@@ -504,16 +526,16 @@ describe('backup and restore', () => {
     expect(rowCount(await tableContents(source.url))).toBe(rowCount(expected) + 3);
 
     const target = await emptyDatabase();
-    await restoreDatabase(target.url, file);
+    await restoreDatabase(target.url, files, file);
     expect(await tableContents(target.url)).toEqual(expected);
   });
   it('backs up and restores a database whose tables are all empty', async () => {
     const empty = await createTestDatabase();
     scratch.push(empty);
     const file = backupFile('empty.backup.gz');
-    expect(await backupDatabase(empty.url, file)).toMatchObject({ rows: 0, migrations: readMigrations().length });
+    expect(await backupDatabase(empty.url, files, file)).toMatchObject({ rows: 0, migrations: readMigrations().length });
     const target = await emptyDatabase();
-    expect(await restoreDatabase(target.url, file)).toMatchObject({ rows: 0 });
+    expect(await restoreDatabase(target.url, files, file)).toMatchObject({ rows: 0 });
     expect(await tableContents(target.url)).toEqual(await tableContents(empty.url));
   });
 
@@ -521,7 +543,7 @@ describe('backup and restore', () => {
     const file = backupFile('private.backup.gz');
     const umask = process.umask(0);
     try {
-      await backupDatabase(source.url, file);
+      await backupDatabase(source.url, files, file);
     } finally {
       process.umask(umask);
     }
@@ -538,8 +560,8 @@ describe('backup and restore', () => {
     });
     await withClient(target.url, (client) => client.query('CREATE SEQUENCE public."Counter"'));
     const file = backupFile('sequence.backup.gz');
-    await backupDatabase(withSequence.url, file);
-    await restoreDatabase(target.url, file);
+    await backupDatabase(withSequence.url, files, file);
+    await restoreDatabase(target.url, files, file);
     const next = await withClient(target.url, (client) => client.query(`SELECT nextval('public."Counter"')::int AS next`));
     expect(next.rows[0].next).toBe(43);
   });
@@ -547,7 +569,7 @@ describe('backup and restore', () => {
   it('finds the end of a table wherever the decompressed chunks split it', async () => {
     const expected = await tableContents(source.url);
     const file = backupFile('split.backup.gz');
-    await backupDatabase(source.url, file);
+    await backupDatabase(source.url, files, file);
     const content = gunzipSync(readFileSync(file));
     const headerEnd = content.indexOf('\n');
     const endOfData = content.indexOf('\n\\.\n', headerEnd);
@@ -567,7 +589,7 @@ describe('backup and restore', () => {
       expect(pieces.length).toBeGreaterThan(1);
 
       const target = await emptyDatabase();
-      await restoreDatabase(target.url, padded);
+      await restoreDatabase(target.url, files, padded);
       expect(await tableContents(target.url)).toEqual(expected);
     }
   });
@@ -597,9 +619,9 @@ describe('a restored copy', () => {
       await database.close();
     }
     const file = backupFile('webhooks.backup.gz');
-    await backupDatabase(original.url, file);
+    await backupDatabase(original.url, files, file);
     const target = await emptyDatabase();
-    await restoreDatabase(target.url, file);
+    await restoreDatabase(target.url, files, file);
     const rows = await withClient(target.url, (client) =>
       client.query('SELECT id, active, "disabledReason" FROM "Webhook" ORDER BY id').then((result) => result.rows),
     );
@@ -627,10 +649,10 @@ describe('a backup of an older version', () => {
       client.query(`INSERT INTO "User" (id, email, "displayName") VALUES ('olderUser0000000000A', 'older@example.com', 'Older')`),
     );
     const file = backupFile('older.backup.gz');
-    expect((await backupDatabase(older.url, file)).migrations).toBe(migrations.length - 1);
+    expect((await backupDatabase(older.url, files, file)).migrations).toBe(migrations.length - 1);
 
     const target = await emptyDatabase();
-    expect(await restoreDatabase(target.url, file)).toMatchObject({ rows: 1 });
+    expect(await restoreDatabase(target.url, files, file)).toMatchObject({ rows: 1 });
     expect(await appliedMigrations(target.url)).toEqual(migrations.slice(0, -1).map((m) => m.name));
     await applyMigrations(target.url);
     expect(await appliedMigrations(target.url)).toEqual(migrations.map((m) => m.name));
@@ -643,7 +665,9 @@ describe('backup refusals', () => {
     const file = backupFile('existing.backup.gz');
     writeFileSync(file, 'precious');
     const before = readdirSync(directory).sort();
-    expect((await adminError(backupDatabase(source.url, file))).message).toBe(`${file} already exists; a backup never overwrites a file`);
+    expect((await adminError(backupDatabase(source.url, files, file))).message).toBe(
+      `${file} already exists; a backup never overwrites a file`,
+    );
     expect(readFileSync(file, 'utf8')).toBe('precious');
     expect(readdirSync(directory).sort()).toEqual(before);
   });
@@ -657,7 +681,7 @@ describe('backup refusals', () => {
     try {
       await writer.query('BEGIN');
       await writer.query('LOCK TABLE "User" IN ACCESS EXCLUSIVE MODE');
-      backup = backupDatabase(source.url, file);
+      backup = backupDatabase(source.url, files, file);
       backup.catch(() => {});
       await waitForLockWaiter(writer, 'User');
       writeFileSync(file, 'written meanwhile');
@@ -676,7 +700,7 @@ describe('restore refusals', () => {
 
   beforeAll(async () => {
     const file = backupFile('for-refusals.backup.gz');
-    await backupDatabase(source.url, file);
+    await backupDatabase(source.url, files, file);
     validBackup = readFileSync(file);
   });
 
@@ -685,7 +709,7 @@ describe('restore refusals', () => {
     const file = backupFile(`refused-${randomBytes(4).toString('hex')}.backup.gz`);
     writeFileSync(file, content);
     const target = await emptyDatabase();
-    const error = await adminError(restoreDatabase(target.url, file));
+    const error = await adminError(restoreDatabase(target.url, files, file));
     return { error, file, tablesWithRows: await tablesWithRows(target.url), migrations: await appliedMigrations(target.url) };
   }
 
@@ -709,7 +733,7 @@ describe('restore refusals', () => {
     );
     const before = await tableContents(target.url);
     const file = backupFile('for-refusals.backup.gz');
-    expect((await adminError(restoreDatabase(target.url, file))).message).toBe(
+    expect((await adminError(restoreDatabase(target.url, files, file))).message).toBe(
       'The database is not empty: table "Organization" has rows. Restore only into an empty database.',
     );
     expect(await tableContents(target.url)).toEqual(before);
@@ -718,7 +742,7 @@ describe('restore refusals', () => {
   it('refuses a missing file', async () => {
     const target = await emptyDatabase();
     const file = backupFile('missing.backup.gz');
-    expect((await adminError(restoreDatabase(target.url, file))).message).toBe(`No backup file at ${file}`);
+    expect((await adminError(restoreDatabase(target.url, files, file))).message).toBe(`No backup file at ${file}`);
   });
 
   it('refuses files that are no backup without touching the database', async () => {
@@ -737,9 +761,9 @@ describe('restore refusals', () => {
 
   it('refuses a backup of a newer format version', async () => {
     const { error } = await restoreContent(
-      editedBackup(([header, ...rest]) => [JSON.stringify({ ...JSON.parse(header), version: 2 }), ...rest]),
+      editedBackup(([header, ...rest]) => [JSON.stringify({ ...JSON.parse(header), version: 3 }), ...rest]),
     );
-    expect(error.message).toMatch(/is a backup of format version 2; this service reads version 1$/);
+    expect(error.message).toMatch(/is a backup of format version 3; this service reads versions 1 to 2$/);
   });
 
   it('refuses a backup cut short, restoring nothing', async () => {
@@ -796,7 +820,7 @@ describe('restore refusals', () => {
     const target = await emptyDatabase();
     await applyMigrations(target.url, migrations.slice(0, -1));
     const file = backupFile('for-refusals.backup.gz');
-    expect((await adminError(restoreDatabase(target.url, file))).message).toBe(
+    expect((await adminError(restoreDatabase(target.url, files, file))).message).toBe(
       `The backup is of another schema version (migrations of the backup that the database lacks: ${newest})`,
     );
     expect(await appliedMigrations(target.url)).toEqual(migrations.slice(0, -1).map((m) => m.name));

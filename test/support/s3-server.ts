@@ -3,6 +3,7 @@
 // What it does not prove: the behaviour of AWS S3 itself or of MinIO, Ceph or R2 (their consistency, their checksum
 // and multipart rules, TLS, IAM policies); only that the backend speaks the S3 protocol as the SDK sends it.
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,8 @@ export async function startS3Server(prefix = 'docs/'): Promise<S3Server> {
       S3_FORCE_PATH_STYLE: 'true',
     },
     async close() {
+      // Clients' keep-alive connections (a store's SDK client is never closed) would hold close() open.
+      (server as unknown as { httpServer: Server }).httpServer.closeAllConnections();
       await server.close();
       rmSync(directory, { recursive: true, force: true });
     },
