@@ -177,7 +177,13 @@ export function createApp(options: AppOptions): App {
       if (options.config.shutdownDrainSeconds)
         await new Promise((resolve) => setTimeout(resolve, options.config.shutdownDrainSeconds * 1000));
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // Connections that go idle after this (a response begun before the close, streamed to its end) are closed as
+        // they do, not after the keep-alive timeout.
+        const idle = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => {
+          clearInterval(idle);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       services.mailer.close();

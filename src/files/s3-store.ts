@@ -72,9 +72,16 @@ export class S3FileStore implements FileStore {
       return;
     }
     const { sdk, client } = await this.connect();
-    await client.send(
-      new sdk.PutObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key), Body: stream, ContentLength: size }),
+    // The SDK would wait for the rest of a body whose source failed: the upload is aborted instead, and fails with it.
+    const upload = new AbortController();
+    const failed = new Promise<never>((_resolve, reject) =>
+      stream.once('error', (error) => {
+        upload.abort();
+        reject(error);
+      }),
     );
+    const command = new sdk.PutObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key), Body: stream, ContentLength: size });
+    await Promise.race([client.send(command, { abortSignal: upload.signal }), failed]);
   }
 
   async open(key: string): Promise<OpenedObject | null> {

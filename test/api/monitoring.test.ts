@@ -1,7 +1,10 @@
 // Liveness, readiness and Prometheus metrics.
+import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { storeFile } from '../../src/files/index.js';
+import { file, publish } from '../revisions/content.js';
 import { type Person, startTestApp, useApi } from '../support/app.js';
-import { buildOrganization, buildUser } from '../support/factories.js';
+import { buildOrganization, buildSpace, buildUser } from '../support/factories.js';
 
 const { t } = useApi();
 let alice: Person;
@@ -46,6 +49,30 @@ describe('stopping', () => {
       await draining.close();
     }
   });
+});
+
+describe('stopping with a download under way', () => {
+  it('closes the connection once the response ends, not after the keep-alive timeout', async () => {
+    const serving = await startTestApp();
+    try {
+      const { organization, owner } = await buildOrganization(serving.prisma);
+      const space = await buildSpace(serving.prisma, { organizationId: organization.id });
+      const bytes = Buffer.alloc(8 * 1024 * 1024, 7);
+      await publish(serving.prisma, space.id, { files: [file('big', 'big.bin', await storeFile(serving.app.services, bytes, 'big.bin'))] });
+      const link = (await serving.request('GET', `/v1/spaces/${space.id}/content/files`, { token: owner.token })).body.items[0].downloadURL;
+      // A client that keeps its connections (as a load balancer does), reading the body only once the stop began.
+      const agent = new http.Agent({ keepAlive: true });
+      const response = await new Promise<http.IncomingMessage>((resolve) => http.get(link, { agent }, resolve));
+      const stopped = serving.stop();
+      let received = 0;
+      for await (const chunk of response) received += (chunk as Buffer).byteLength;
+      expect(received).toBe(bytes.byteLength);
+      await stopped;
+      agent.destroy();
+    } finally {
+      await serving.close();
+    }
+  }, 20_000);
 });
 
 describe('metrics', () => {

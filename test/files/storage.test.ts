@@ -88,6 +88,15 @@ describe.each([
     expect((await read(store, keyOf(empty)))!.byteLength).toBe(0);
   });
 
+  it('fails a streamed put whose source fails, rather than waiting for the rest', async () => {
+    const key = keyOf(Buffer.from(`never whole ${_kind}`));
+    async function* failing() {
+      yield Buffer.alloc(70_000, 1);
+      throw new Error('the source broke');
+    }
+    await expect(store.putStream(key, Readable.from(failing()), 140_000)).rejects.toThrow();
+  });
+
   it('removes many keys in one call', async () => {
     const keys = [];
     for (let i = 0; i < 25; i++) {
