@@ -6,7 +6,8 @@
 // import); the bytes are written and durable before storeFiles returns, so before the caller's transaction that names
 // them commits. The sweep (sweep.ts) removes only bytes that neither a row nor a live intent names. The intent
 // statement takes the sweep's lock shared: an intent cannot commit between the sweep's check and its deletes, so bytes
-// a writer finds already stored are not deleted under it. The same statement enforces STORAGE_QUOTA_MB.
+// a writer finds already stored are not deleted under it. The same statement enforces STORAGE_QUOTA_MB, the
+// organization's writers taking turns when a quota is set.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Prisma } from '../generated/prisma/client.js';
@@ -29,7 +30,7 @@ export type StoredFile = Pick<FileContent, 'name' | 'contentType' | 'size' | 'wi
 /** A storage key is a SHA-256 in hex; anything else names no stored file (and no path outside the directory). */
 export const STORAGE_KEY = /^[0-9a-f]{64}$/;
 
-type StorageServices = Pick<Services, 'files' | 'sql' | 'clock' | 'config'>;
+type StorageServices = Pick<Services, 'files' | 'sql' | 'prisma' | 'clock' | 'config'>;
 
 export interface FileToStore {
   bytes: Uint8Array;
@@ -104,7 +105,10 @@ async function describe(file: FileToStore, storageKey: string): Promise<StoredFi
   };
 }
 
-/** Records the intents of writing these keys (one statement), refused with 409 when they would pass the quota. */
+/**
+ * Records the intents of writing these keys (one statement; three more under a quota), refused with 409 when they would
+ * pass the quota.
+ */
 async function recordIntents(services: StorageServices, keys: { storageKey: string; size: number }[], options: StoreOptions) {
   const expiresAt = new Date(services.clock.now().getTime() + (options.intentMinutes ?? services.config.filesSweepGraceMinutes) * 60_000);
   const quota = options.spaceId ? services.config.storageQuotaBytes : 0;
@@ -125,14 +129,22 @@ async function recordIntents(services: StorageServices, keys: { storageKey: stri
     : Prisma.sql`INSERT INTO "FileIntent" (id, "storageKey", "organizationId", size, "expiresAt")
                  SELECT incoming.id, incoming."storageKey", ${organization}, incoming.size, ${expiresAt}
                    FROM incoming, locked ${withinQuota}`;
-  const inserted = await services.sql<{ id: string }>(Prisma.sql`
+  const statement = Prisma.sql`
     WITH locked AS (SELECT pg_advisory_xact_lock_shared(${SWEEP_LOCK}::bigint)),
          incoming AS (
            SELECT * FROM unnest(${keys.map(() => newId())}::text[], ${keys.map((key) => key.storageKey)}::text[],
                                 ${keys.map((key) => key.size)}::int[]) AS k(id, "storageKey", size))
          ${named}
     ${recording}
-    RETURNING id`);
+    RETURNING id`;
+  // Under a quota, the organization's writers of intents take turns (a lock of their own, then the statement, whose
+  // snapshot sees the intents committed before it): two writes at the limit cannot both pass it.
+  const inserted = quota
+    ? await services.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('storage-quota:' || ${organization}, 0))`;
+        return tx.$queryRaw<{ id: string }[]>(statement);
+      })
+    : await services.sql<{ id: string }>(statement);
   if (inserted.length < keys.length) {
     // The exported space went meanwhile (purged); or the files would pass the quota.
     if (exportOf) throw notFound('Space');

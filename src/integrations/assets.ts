@@ -21,7 +21,7 @@ import { type ImageExtension, imageExtensionOf } from './manifest.js';
 
 type Integration = { name: string; version: number };
 type AssetContext = Pick<Context, 'config' | 'secret'>;
-type StoringContext = Pick<Context, 'files' | 'sql' | 'clock' | 'config'>;
+type StoringContext = Pick<Context, 'files' | 'sql' | 'prisma' | 'clock' | 'config'>;
 
 const keys = new WeakMap<Buffer, Buffer>();
 

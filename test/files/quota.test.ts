@@ -2,6 +2,7 @@
 // included, bounded; a write past it is a 409 naming the quota and stores nothing new; admins read the usage.
 import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { storeFiles } from '../../src/files/storage.js';
 import { useApi } from '../support/app.js';
 import { buildMember, buildOrganization, buildSpace } from '../support/factories.js';
 
@@ -60,6 +61,23 @@ describe('the storage quota', () => {
     expect((await usage()).body.usedBytes).toBe(first.byteLength + second.byteLength);
     // Bytes the organization already names add nothing, even at the limit.
     expect((await upload(other.id, [second])).status).toBe(200);
+  });
+
+  it('holds under concurrent writes: of ten at once that each fit alone, only those that fit together pass', async () => {
+    const { organization, owner } = await buildOrganization(t.prisma);
+    const space = await buildSpace(t.prisma, { organizationId: organization.id });
+    // Straight to the storage, so that the ten intents' statements run at the same moment on ten connections.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, () =>
+        storeFiles(t.app.services, [{ bytes: randomBytes(0.3 * MB), name: 'part.bin' }], { spaceId: space.id }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(6);
+    for (const outcome of outcomes.filter((outcome) => outcome.status === 'rejected')) {
+      expect((outcome as PromiseRejectedResult).reason.message).toMatch(/STORAGE_QUOTA_MB/);
+    }
+    const used = await t.request('GET', `/v1/orgs/${organization.id}/storage`, { token: owner.token });
+    expect(used.body.usedBytes).toBe(6 * Math.floor(0.3 * MB));
   });
 
   it('is read by admins only, over REST and GraphQL', async () => {
