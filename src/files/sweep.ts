@@ -8,7 +8,7 @@
 // intents wait for the batch (they take the lock shared), and a running backup (which holds it shared for its whole
 // run) pauses the sweep until the next tick.
 import { Prisma } from '../generated/prisma/client.js';
-import { defineTask, enqueueing } from '../jobs/queue.js';
+import { defineTask, enqueueing, noJobQueued } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
 import { namedKeysSql } from './named.js';
 import { STORAGE_KEY, SWEEP_LOCK } from './storage.js';
@@ -85,10 +85,5 @@ export const filesSweepTask = defineTask<Record<string, never>>({
 /** The sweep's tick: a sweep job, unless one is already waiting. */
 export async function scheduleFilesSweep(services: Pick<Services, 'prisma'>): Promise<void> {
   await services.prisma.$queryRaw(Prisma.sql`
-    WITH ${enqueueing(
-      filesSweepTask,
-      {},
-      { queue: filesSweepTask.name },
-      Prisma.sql`NOT EXISTS (SELECT 1 FROM "BackgroundJob" WHERE kind = ${filesSweepTask.name} AND state = 'queued')`,
-    )}`);
+    WITH ${enqueueing(filesSweepTask, {}, { queue: filesSweepTask.name }, noJobQueued(filesSweepTask))}`);
 }

@@ -52,6 +52,10 @@ export interface EnqueueOptions {
 
 type Tx = Pick<Services['prisma'], '$queryRaw' | '$executeRaw'>;
 
+/** A condition that no job of `task` waits in the queue: for a tick or a write that enqueues one only then. */
+export const noJobQueued = (task: AnyTask) =>
+  Prisma.sql`NOT EXISTS (SELECT 1 FROM "BackgroundJob" WHERE kind = ${task.name} AND state = 'queued')`;
+
 /**
  * Common table expressions `job` and `queued` that enqueue a job when `when` holds (it may read the statement's
  * earlier ones), for a statement that answers something else: its final SELECT must read `queued` whole (PostgreSQL

@@ -7,7 +7,7 @@
 // Times are the wall clock's, as the revision store's writes are.
 import PQueue from 'p-queue';
 import { Prisma } from '../generated/prisma/client.js';
-import { defineTask, enqueueing, enqueueingAside } from '../jobs/queue.js';
+import { defineTask, enqueueing, enqueueingAside, noJobQueued } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
 import { FetchError, type Fetcher } from '../kernel/fetcher.js';
 
@@ -103,7 +103,7 @@ export const linkCheckTask = defineTask<Record<string, never>>({
 });
 
 /** No link-check job is waiting to start (a running one may have read its URLs already, so it does not count). */
-const noCheckWaiting = Prisma.sql`NOT EXISTS (SELECT 1 FROM "BackgroundJob" WHERE kind = ${linkCheckTask.name} AND state = 'queued')`;
+const noCheckWaiting = noJobQueued(linkCheckTask);
 
 /**
  * Common table expressions of a write's statement that enqueue a link check when its `fresh` (the URLs it made due)

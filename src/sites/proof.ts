@@ -13,7 +13,7 @@ import { Resolver } from 'node:dns/promises';
 import PQueue from 'p-queue';
 import type { Config } from '../config.js';
 import { type HostClaim, Prisma } from '../generated/prisma/client.js';
-import { defineTask, enqueueing } from '../jobs/queue.js';
+import { defineTask, enqueueing, noJobQueued } from '../jobs/queue.js';
 import type { Services } from '../kernel/context.js';
 
 /** The label under the claimed host that holds the proof. */
@@ -156,7 +156,7 @@ export const hostnameCheckTask = defineTask<Record<string, never>>({
 });
 
 /** No hostname check is waiting to start (a running one may have read its claims already, so it does not count). */
-export const noCheckWaiting = Prisma.sql`NOT EXISTS (SELECT 1 FROM "BackgroundJob" WHERE kind = ${hostnameCheckTask.name} AND state = 'queued')`;
+export const noCheckWaiting = noJobQueued(hostnameCheckTask);
 
 /** Options of every hostname check: instance work (no organization's own), on one queue. */
 export const checkOptions = { queue: hostnameCheckTask.name };
