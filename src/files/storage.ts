@@ -16,7 +16,7 @@ import { conflict, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { FileContent } from '../revisions/store.js';
 import type { OpenedObject } from './store.js';
-import { namedByOrganizationSql } from './usage.js';
+import { distinctBytesSql, namedByOrganizationSql } from './usage.js';
 
 /** The largest file the service stores (GitBook's own upload limit); whoever takes bytes from a client enforces it. */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -117,9 +117,7 @@ async function recordIntents(services: StorageServices, keys: { storageKey: stri
   const named = quota ? Prisma.sql`, named AS (${namedByOrganizationSql(organization, services.clock.now())})` : Prisma.empty;
   const withinQuota = quota
     ? Prisma.sql`WHERE NOT EXISTS (SELECT 1 FROM incoming WHERE size > 0 AND "storageKey" NOT IN (SELECT "storageKey" FROM named))
-                    OR (SELECT coalesce(sum(size), 0) FROM (
-                          SELECT max(size) AS size FROM (SELECT "storageKey", size FROM named UNION ALL SELECT "storageKey", size FROM incoming) n
-                           GROUP BY "storageKey") usage) <= ${quota}`
+                    OR (${distinctBytesSql(Prisma.sql`SELECT "storageKey", size FROM named UNION ALL SELECT "storageKey", size FROM incoming`)}) <= ${quota}`
     : Prisma.empty;
   const { exportOf } = options;
   const recording = exportOf

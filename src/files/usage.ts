@@ -10,6 +10,10 @@ export const namedByOrganizationSql = (organization: Prisma.Sql, now: Date) => P
   UNION ALL SELECT "storageKey", size FROM "FileExport" WHERE "organizationId" = ${organization} AND "expiresAt" > ${now}
   UNION ALL SELECT "storageKey", size FROM "FileIntent" WHERE "organizationId" = ${organization} AND "expiresAt" > ${now}`;
 
+/** The bytes of `rows` (`("storageKey", size)`, a key possibly more than once), each key counted once. */
+export const distinctBytesSql = (rows: Prisma.Sql) => Prisma.sql`
+  SELECT coalesce(sum(size), 0)::bigint FROM (SELECT max(size) AS size FROM (${rows}) named GROUP BY "storageKey") usage`;
+
 export interface StorageUsage {
   usedBytes: number;
   /** null when no quota is set. */
@@ -17,9 +21,8 @@ export interface StorageUsage {
 }
 
 export async function storageUsageOf(services: Pick<Services, 'sql' | 'clock' | 'config'>, organizationId: string): Promise<StorageUsage> {
-  const [{ used }] = await services.sql<{ used: bigint | number | null }>(Prisma.sql`
-    SELECT coalesce(sum(size), 0)::bigint AS used
-      FROM (SELECT "storageKey", max(size) AS size FROM (${namedByOrganizationSql(Prisma.sql`${organizationId}`, services.clock.now())}) named
-             GROUP BY "storageKey") usage`);
+  const [{ used }] = await services.sql<{ used: bigint | number | null }>(
+    Prisma.sql`SELECT (${distinctBytesSql(namedByOrganizationSql(Prisma.sql`${organizationId}`, services.clock.now()))}) AS used`,
+  );
   return { usedBytes: Number(used ?? 0), quotaBytes: services.config.storageQuotaBytes || null };
 }
